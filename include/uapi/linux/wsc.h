@@ -1,0 +1,198 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * wsc: wrapped system calls - the ABI of /dev/wsc.
+ *
+ * One ioctl runs a batch of system calls in one kernel entry, each through
+ * the running kernel's own handler, in the caller's context.
+ *
+ * Commands (magic WSC_IOC_MAGIC, 0xB8):
+ *
+ *   WSC_IOC_VERSION   _IOR  0  struct wsc_version
+ *       ABI version and limits.
+ *
+ *   WSC_IOC_CALL_INFO _IOWR 1  struct wsc_call_info
+ *       One row of the allowlist, chosen by @index (0, 1, ...); -ENOENT past
+ *       the last row.
+ *
+ *   WSC_IOC_SUBMIT    _IOWR 2  struct wsc_submit
+ *       Run @count entries of @entries in order and write one struct
+ *       wsc_result per entry to @results.
+ *
+ *       Returns the number of result slots written, N.  N < @count only when
+ *       a signal arrived between two calls: entries [N, @count) have not run
+ *       and may be submitted again (libwsc does that for you).  A call that
+ *       was interrupted before it had any effect (-ERESTARTSYS and its kin)
+ *       counts as not run.
+ *
+ *       Before anything runs, the whole batch is validated; if any entry is
+ *       malformed the ioctl fails with -errno, writes the entry's index to
+ *       @error_index and nothing has run:
+ *         -EINVAL  @count is 0, a reserved field is non-zero, an unknown
+ *                  flag is set, or a reference does not point to an
+ *                  earlier entry;
+ *         -E2BIG   @count exceeds WSC_MAX_ENTRIES;
+ *         -ENOSYS  a system call number is not on the allowlist;
+ *         -EFAULT  @entries or @results cannot be accessed;
+ *         -EPERM   the caller is under a seccomp filter (wrapped calls
+ *                  would bypass it).
+ *
+ * Execution rules:
+ *   - A result is a failure when it lies in [-4095, -1], as for any system
+ *     call.  A failure stops the chain: the following entries are not run
+ *     and report -ECANCELED, until an entry flagged WSC_ENTRY_NEW_CHAIN.
+ *     WSC_ENTRY_IGNORE_FAILURE on an entry keeps its own failure from
+ *     stopping the chain.
+ *   - Bit k of @ref_mask makes argument k the result of entry @args[k],
+ *     which must be an earlier entry of the same batch.  If that entry
+ *     failed, the referencing entry does not run and fails with -ECANCELED.
+ *   - WSC_NR_NOP runs no handler and returns @args[0]: with 0 it measures
+ *     the mechanism itself, with a negative errno it injects a failure.
+ *   - With WSC_SUBMIT_TIMING each result also carries the call's duration.
+ */
+#ifndef _UAPI_LINUX_WSC_H
+#define _UAPI_LINUX_WSC_H
+
+#include <linux/ioctl.h>
+#include <linux/types.h>
+
+#define WSC_DEVICE_NAME		"wsc"
+#define WSC_ABI_VERSION		1
+
+/* Most entries in one submission. */
+#define WSC_MAX_ENTRIES		1024
+/* Arguments per call, as in the x86-64 system call convention. */
+#define WSC_MAX_ARGS		6
+/* Not a system call: returns args[0] without entering a handler. */
+#define WSC_NR_NOP		0xffffu
+
+/* struct wsc_entry.flags */
+enum wsc_entry_flags {
+	/* This entry's failure does not stop the chain. */
+	WSC_ENTRY_IGNORE_FAILURE	= 1u << 0,
+	/* This entry starts a new chain: earlier failures do not cancel it. */
+	WSC_ENTRY_NEW_CHAIN		= 1u << 1,
+
+	WSC_ENTRY_ALL_FLAGS		= WSC_ENTRY_IGNORE_FAILURE |
+					  WSC_ENTRY_NEW_CHAIN,
+};
+
+/* struct wsc_submit.flags */
+enum wsc_submit_flags {
+	/* Time every call with ktime_get_ns; fills wsc_result.duration_ns. */
+	WSC_SUBMIT_TIMING		= 1u << 0,
+
+	WSC_SUBMIT_ALL_FLAGS		= WSC_SUBMIT_TIMING,
+};
+
+/* Groups of paper 001's Table 3, plus the mechanism itself. */
+enum wsc_group {
+	WSC_GROUP_NONE		= 0,	/* the no-op entry */
+	WSC_GROUP_MEMORY	= 1,
+	WSC_GROUP_SIGNAL	= 2,
+	WSC_GROUP_IPC		= 3,
+	WSC_GROUP_FILE		= 4,
+	WSC_GROUP_USERDATA	= 5,
+	WSC_GROUP_LOCKING	= 6,
+	WSC_GROUP_OTHER		= 7,	/* process identity, time */
+	WSC_GROUP_COUNT
+};
+
+/* struct wsc_call_info.flags */
+enum wsc_call_flags {
+	/* May sleep for an unbounded time (waits on another party). */
+	WSC_CALL_MAY_BLOCK	= 1u << 0,
+	/* Returns a new file descriptor. */
+	WSC_CALL_RETURNS_FD	= 1u << 1,
+};
+
+/**
+ * struct wsc_entry - one system call of a batch
+ * @nr:       x86-64 system call number, or WSC_NR_NOP
+ * @flags:    WSC_ENTRY_* flags
+ * @ref_mask: bit k set: @args[k] holds the index of an earlier entry
+ *            whose result is passed as argument k
+ * @reserved: must be zero
+ * @args:     the arguments, in the system call's order
+ */
+struct wsc_entry {
+	__u32 nr;
+	__u16 flags;
+	__u8 ref_mask;
+	__u8 reserved;
+	__u64 args[WSC_MAX_ARGS];
+};
+
+/**
+ * struct wsc_result - what one entry returned
+ * @ret:         the handler's return value, -ECANCELED for an entry that
+ *               did not run because its chain had stopped
+ * @duration_ns: time spent in the handler with WSC_SUBMIT_TIMING, else 0
+ */
+struct wsc_result {
+	__s64 ret;
+	__u64 duration_ns;
+};
+
+/**
+ * struct wsc_submit - argument of WSC_IOC_SUBMIT
+ * @entries:     user pointer to @count struct wsc_entry
+ * @results:     user pointer to @count struct wsc_result
+ * @count:       number of entries, 1..WSC_MAX_ENTRIES
+ * @flags:       WSC_SUBMIT_* flags
+ * @error_index: out: on a validation error, the offending entry, or
+ *               WSC_NO_INDEX when the error is not tied to one entry
+ * @reserved:    must be zero
+ */
+struct wsc_submit {
+	__u64 entries;
+	__u64 results;
+	__u32 count;
+	__u32 flags;
+	__u32 error_index;
+	__u32 reserved;
+};
+
+#define WSC_NO_INDEX		0xffffffffu
+
+/**
+ * struct wsc_version - argument of WSC_IOC_VERSION
+ * @abi_version: WSC_ABI_VERSION of the loaded module
+ * @max_entries: WSC_MAX_ENTRIES of the loaded module
+ * @nr_calls:    rows in the allowlist (WSC_IOC_CALL_INFO indexes)
+ * @entry_flags: the WSC_ENTRY_* flags the module accepts
+ * @submit_flags: the WSC_SUBMIT_* flags the module accepts
+ * @reserved:    zero
+ */
+struct wsc_version {
+	__u32 abi_version;
+	__u32 max_entries;
+	__u32 nr_calls;
+	__u32 entry_flags;
+	__u32 submit_flags;
+	__u32 reserved[3];
+};
+
+#define WSC_CALL_NAME_LEN	24
+
+/**
+ * struct wsc_call_info - argument of WSC_IOC_CALL_INFO
+ * @index:    in: which row, 0..nr_calls-1
+ * @nr:       out: system call number (WSC_NR_NOP for the no-op row)
+ * @group:    out: enum wsc_group
+ * @flags:    out: WSC_CALL_* flags
+ * @name:     out: NUL-terminated name, e.g. "read"
+ */
+struct wsc_call_info {
+	__u32 index;
+	__u32 nr;
+	__u32 group;
+	__u32 flags;
+	char name[WSC_CALL_NAME_LEN];
+};
+
+#define WSC_IOC_MAGIC		0xB8
+#define WSC_IOC_VERSION		_IOR(WSC_IOC_MAGIC, 0, struct wsc_version)
+#define WSC_IOC_CALL_INFO	_IOWR(WSC_IOC_MAGIC, 1, struct wsc_call_info)
+#define WSC_IOC_SUBMIT		_IOWR(WSC_IOC_MAGIC, 2, struct wsc_submit)
+
+#endif /* _UAPI_LINUX_WSC_H */

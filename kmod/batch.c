@@ -1,0 +1,253 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Validating and running one batch of wrapped system calls.
+ *
+ * The batch has already been copied into kernel memory once; it is
+ * validated whole before the first call runs (decision 3), then each
+ * entry runs through the kernel's own handler with a struct pt_regs
+ * built from its arguments (decision 1).  Results stay in kernel memory
+ * until the caller copies them out once.
+ *
+ * The per-entry path is the product: no allocation, no lock, and no clock
+ * read unless the submission asked for timing.
+ */
+#include <linux/kernel.h>
+#include <linux/errno.h>
+#include <linux/err.h>
+#include <linux/nospec.h>
+#include <linux/percpu.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
+#include <linux/timekeeping.h>
+
+#include "wsc.h"
+
+#define WSC_ALL_ARGS_MASK	((1u << WSC_MAX_ARGS) - 1)
+
+/* Where argument k of the x86-64 convention lives in struct pt_regs. */
+static const unsigned short wsc_arg_offset[WSC_MAX_ARGS] = {
+	offsetof(struct pt_regs, di),
+	offsetof(struct pt_regs, si),
+	offsetof(struct pt_regs, dx),
+	offsetof(struct pt_regs, r10),
+	offsetof(struct pt_regs, r8),
+	offsetof(struct pt_regs, r9),
+};
+
+/* A result is a failure as for any system call: -MAX_ERRNO..-1. */
+static __always_inline bool wsc_failed(s64 ret)
+{
+	return IS_ERR_VALUE((unsigned long)ret);
+}
+
+/*
+ * The kernel's internal restart codes, which its signal code turns into a
+ * restart or -EINTR on the way out of a real system call.  They must never
+ * reach userspace in a result.
+ */
+static __always_inline bool wsc_is_restart(s64 ret)
+{
+	return ret == -ERESTARTSYS || ret == -ERESTARTNOINTR ||
+	       ret == -ERESTARTNOHAND || ret == -ERESTART_RESTARTBLOCK;
+}
+
+static bool wsc_nr_allowed(u32 nr)
+{
+	if (nr == WSC_NR_NOP)
+		return true;
+	if (nr >= NR_syscalls)
+		return false;
+	nr = array_index_nospec(nr, NR_syscalls);
+	return wsc_dispatch[nr].fn != NULL;
+}
+
+static int wsc_entry_validate(const struct wsc_entry *e, u32 index)
+{
+	unsigned int k;
+
+	if (e->reserved || (e->flags & ~WSC_ENTRY_ALL_FLAGS) ||
+	    (e->ref_mask & ~WSC_ALL_ARGS_MASK))
+		return -EINVAL;
+	if (!wsc_nr_allowed(e->nr))
+		return -ENOSYS;
+	for (k = 0; k < WSC_MAX_ARGS; k++) {
+		if ((e->ref_mask & (1u << k)) && e->args[k] >= index)
+			return -EINVAL;
+	}
+	return 0;
+}
+
+/**
+ * wsc_batch_validate() - check every entry before anything runs
+ * @b:           the batch, in kernel memory
+ * @error_index: set to the first malformed entry on failure
+ *
+ * Return: 0 when every entry may run; -EINVAL for a non-zero reserved
+ * field, an unknown flag or a reference that does not point to an earlier
+ * entry; -ENOSYS for a number that is not on the allowlist.
+ */
+int wsc_batch_validate(const struct wsc_batch *b, u32 *error_index)
+{
+	u32 i;
+	int ret;
+
+	for (i = 0; i < b->count; i++) {
+		ret = wsc_entry_validate(&b->ent[i], i);
+		if (ret) {
+			*error_index = i;
+			return ret;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Load the entry's arguments into @regs, replacing each reference by the
+ * result it names.  Returns false when a referenced entry failed: its
+ * result is an errno, not a value the call could use.
+ */
+static __always_inline bool wsc_load_args(struct pt_regs *regs,
+					  const struct wsc_entry *e,
+					  const struct wsc_result *res)
+{
+	unsigned int k;
+
+	regs->di = e->args[0];
+	regs->si = e->args[1];
+	regs->dx = e->args[2];
+	regs->r10 = e->args[3];
+	regs->r8 = e->args[4];
+	regs->r9 = e->args[5];
+	if (likely(!e->ref_mask))
+		return true;
+
+	for (k = 0; k < WSC_MAX_ARGS; k++) {
+		s64 value;
+
+		if (!(e->ref_mask & (1u << k)))
+			continue;
+		value = res[e->args[k]].ret;
+		if (wsc_failed(value))
+			return false;
+		*(unsigned long *)((char *)regs + wsc_arg_offset[k]) = value;
+	}
+	return true;
+}
+
+static __always_inline s64 wsc_call(struct pt_regs *regs, u32 nr,
+				    const struct wsc_entry *e)
+{
+	if (nr == WSC_NR_NOP)
+		return (s64)e->args[0];
+	regs->orig_ax = nr;
+	regs->ax = -ENOSYS;
+	return wsc_dispatch[nr].fn(regs);
+}
+
+static __always_inline u16 wsc_slot(u32 nr)
+{
+	return nr == WSC_NR_NOP ? WSC_SLOT_NOP : wsc_dispatch[nr].slot;
+}
+
+static void wsc_account_time(u16 slot, u64 ns)
+{
+	struct wsc_call_stats *s;
+
+	/* The fields must describe one CPU's view: no migration between. */
+	preempt_disable();
+	s = this_cpu_ptr(&wsc_stats->call[slot]);
+	s->timed++;
+	s->total_ns += ns;
+	if (ns > s->max_ns)
+		s->max_ns = ns;
+	preempt_enable();
+}
+
+/*
+ * The loop, inlined twice so that the untimed variant carries no trace of
+ * the clock.  Returns the number of result slots written.
+ */
+static __always_inline u32 wsc_batch_loop(struct wsc_batch *b, bool timing)
+{
+	struct pt_regs regs = {};
+	bool stopped = false;
+	u32 i;
+
+	for (i = 0; i < b->count; i++) {
+		const struct wsc_entry *e = &b->ent[i];
+		struct wsc_result *r = &b->res[i];
+		u32 nr = e->nr;
+		u16 slot;
+		u64 t0 = 0;
+		s64 ret;
+
+		r->duration_ns = 0;
+		if (e->flags & WSC_ENTRY_NEW_CHAIN)
+			stopped = false;
+		if (stopped) {
+			r->ret = -ECANCELED;
+			continue;
+		}
+		if (unlikely(!wsc_load_args(&regs, e, b->res))) {
+			ret = -ECANCELED;
+			goto done;
+		}
+		/*
+		 * A signal stops the batch between calls; the first call always
+		 * runs so that every submission makes progress.
+		 */
+		if (i && unlikely(signal_pending(current)))
+			break;
+
+		if (timing)
+			t0 = ktime_get_ns();
+		ret = wsc_call(&regs, nr, e);
+		if (timing)
+			r->duration_ns = ktime_get_ns() - t0;
+		if (unlikely(wsc_is_restart(ret))) {
+			/*
+			 * A call that asks to be restarted had no effect: leave
+			 * it unrun, so that it runs again once the signal has
+			 * been handled, as with SA_RESTART.
+			 */
+			if (ret != -ERESTART_RESTARTBLOCK && ret != -ERESTARTNOHAND &&
+			    signal_pending(current))
+				break;
+			/* The rest report what a caught signal makes them. */
+			ret = -EINTR;
+		}
+
+		slot = wsc_slot(nr);
+		this_cpu_inc(wsc_stats->call[slot].calls);
+		if (wsc_failed(ret))
+			this_cpu_inc(wsc_stats->call[slot].errors);
+		if (timing)
+			wsc_account_time(slot, r->duration_ns);
+done:
+		r->ret = ret;
+		if (wsc_failed(ret) && !(e->flags & WSC_ENTRY_IGNORE_FAILURE))
+			stopped = true;
+		if (unlikely(need_resched()))
+			cond_resched();
+	}
+	this_cpu_inc(wsc_stats->batches);
+	return i;
+}
+
+/**
+ * wsc_batch_run() - run a validated batch
+ * @b: the batch; b->res receives one result per entry run or cancelled
+ *
+ * Runs the entries in order in the caller's context.  A failure stops the
+ * chain until the next WSC_ENTRY_NEW_CHAIN entry; a pending signal stops
+ * the batch before the next call that would run.
+ *
+ * Return: the number of leading entries that have a result; the rest did
+ * not run.
+ */
+u32 wsc_batch_run(struct wsc_batch *b)
+{
+	if (b->flags & WSC_SUBMIT_TIMING)
+		return wsc_batch_loop(b, true);
+	return wsc_batch_loop(b, false);
+}

@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The allowlist: which system calls may be wrapped (decision 2).  The
+ * list itself is in include/wsc_calls.h, shared with libwsc.
+ */
+#include <linux/kernel.h>
+#include <linux/errno.h>
+#include <asm/unistd.h>
+
+#include "wsc.h"
+#include <wsc_calls.h>
+
+#define WSC_CALL_ROW(_name, _group, _flags)				\
+	{ .nr = __NR_##_name, .name = #_name,				\
+	  .group = WSC_GROUP_##_group, .flags = (_flags) },
+
+/* Row WSC_SLOT_NOP is the no-op; the rest follow the shared list. */
+const struct wsc_call wsc_calls[] = {
+	[WSC_SLOT_NOP] = { .nr = WSC_NR_NOP, .name = "nop",
+			   .group = WSC_GROUP_NONE },
+	WSC_FOR_EACH_CALL(WSC_CALL_ROW)
+};
+
+const unsigned int wsc_nr_calls = ARRAY_SIZE(wsc_calls);
+
+struct wsc_dispatch wsc_dispatch[NR_syscalls] __read_mostly;
+
+static const char *const wsc_group_names[WSC_GROUP_COUNT] = {
+	[WSC_GROUP_NONE]	= "none",
+	[WSC_GROUP_MEMORY]	= "memory",
+	[WSC_GROUP_SIGNAL]	= "signal",
+	[WSC_GROUP_IPC]		= "ipc",
+	[WSC_GROUP_FILE]	= "file",
+	[WSC_GROUP_USERDATA]	= "userdata",
+	[WSC_GROUP_LOCKING]	= "locking",
+	[WSC_GROUP_OTHER]	= "other",
+};
+
+/**
+ * wsc_group_name() - short name of a group, as /proc and the CLI print it
+ * @group: enum wsc_group
+ */
+const char *wsc_group_name(unsigned int group)
+{
+	return group < WSC_GROUP_COUNT ? wsc_group_names[group] : "?";
+}
+
+/**
+ * wsc_calls_init() - fill the dispatch table from the kernel's own handlers
+ *
+ * Return: 0, or -ENOENT when a listed call has no handler in this kernel
+ * (the table and the kernel disagree: refuse to load rather than guess).
+ */
+int wsc_calls_init(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < wsc_nr_calls; i++) {
+		const struct wsc_call *c = &wsc_calls[i];
+
+		if (i == WSC_SLOT_NOP)
+			continue;
+		if (WARN_ON_ONCE(c->nr >= NR_syscalls))
+			return -EINVAL;
+		if (!wsc_syscall_implemented(c->nr)) {
+			pr_err("%s (%u) is not implemented by this kernel\n",
+			       c->name, c->nr);
+			return -ENOENT;
+		}
+		wsc_dispatch[c->nr].fn = wsc_syscall_handler(c->nr);
+		wsc_dispatch[c->nr].slot = i;
+	}
+	return 0;
+}

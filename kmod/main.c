@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * wsc: wrapped system calls and a latency lab.
+ *
+ * Module load and unload only; each concern lives in its own file.
+ */
+#include <linux/kernel.h>
+#include <linux/module.h>
+
+#include "wsc.h"
+
+static int __init wsc_init(void)
+{
+	int ret;
+
+	ret = wsc_symbols_init();
+	if (ret)
+		return ret;
+	ret = wsc_calls_init();
+	if (ret)
+		return ret;
+	ret = wsc_stats_init();
+	if (ret)
+		return ret;
+	ret = wsc_proc_init();
+	if (ret)
+		goto err_stats;
+	ret = wsc_device_init();
+	if (ret)
+		goto err_proc;
+
+	pr_info("loaded: ABI %u, %u calls allowed, up to %u per batch\n",
+		WSC_ABI_VERSION, wsc_nr_calls - 1, WSC_MAX_ENTRIES);
+	return 0;
+
+err_proc:
+	wsc_proc_exit();
+err_stats:
+	wsc_stats_exit();
+	return ret;
+}
+
+static void __exit wsc_exit(void)
+{
+	wsc_device_exit();
+	wsc_proc_exit();
+	wsc_stats_exit();
+}
+
+module_init(wsc_init);
+module_exit(wsc_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("Wrapped system calls: a batch of system calls in one kernel entry");
+MODULE_VERSION(WSC_VERSION);
