@@ -69,3 +69,15 @@
 	WSC_CALL(getppid,	OTHER, 0)				\
 	WSC_CALL(gettid,	OTHER, 0)				\
 	WSC_CALL(nanosleep,	OTHER, WSC_CALL_MAY_BLOCK)
+
+/* Short names of enum wsc_group, as /proc and the CLI print them. */
+#define WSC_GROUP_NAMES {						\
+	[WSC_GROUP_NONE]	= "none",				\
+	[WSC_GROUP_MEMORY]	= "memory",				\
+	[WSC_GROUP_SIGNAL]	= "signal",				\
+	[WSC_GROUP_IPC]		= "ipc",				\
+	[WSC_GROUP_FILE]	= "file",				\
+	[WSC_GROUP_USERDATA]	= "userdata",				\
+	[WSC_GROUP_LOCKING]	= "locking",				\
+	[WSC_GROUP_OTHER]	= "other",				\
+}

@@ -25,16 +25,7 @@ const unsigned int wsc_nr_calls = ARRAY_SIZE(wsc_calls);
 
 struct wsc_dispatch wsc_dispatch[NR_syscalls] __read_mostly;
 
-static const char *const wsc_group_names[WSC_GROUP_COUNT] = {
-	[WSC_GROUP_NONE]	= "none",
-	[WSC_GROUP_MEMORY]	= "memory",
-	[WSC_GROUP_SIGNAL]	= "signal",
-	[WSC_GROUP_IPC]		= "ipc",
-	[WSC_GROUP_FILE]	= "file",
-	[WSC_GROUP_USERDATA]	= "userdata",
-	[WSC_GROUP_LOCKING]	= "locking",
-	[WSC_GROUP_OTHER]	= "other",
-};
+static const char *const wsc_group_names[WSC_GROUP_COUNT] = WSC_GROUP_NAMES;
 
 /**
  * wsc_group_name() - short name of a group, as /proc and the CLI print it

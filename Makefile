@@ -1,0 +1,149 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# wsc: the module (kbuild, in kmod/), libwsc and the wsc CLI (in build/).
+#
+#   make               module, library, CLI
+#   make check         install what is missing, build, unit tests on the
+#                      host, integration tests in the VM
+#   make demo          install what is missing, build, boot the VM, run the
+#                      main demonstration
+#   make install       PREFIX=/usr/local DESTDIR=
+#   make V=1           show full commands
+
+VERSION := $(shell cat VERSION)
+SOVERSION := $(firstword $(subst ., ,$(VERSION)))
+
+KRELEASE ?= $(shell tools/kernel-release 2>/dev/null)
+KDIR ?= /lib/modules/$(KRELEASE)/build
+
+PREFIX ?= /usr/local
+LIBDIR ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+BINDIR ?= $(PREFIX)/bin
+
+CC ?= cc
+CFLAGS ?= -O2 -g
+WSC_CFLAGS := -std=gnu11 -Wall -Wextra -Wshadow -Wstrict-prototypes \
+	-Wmissing-prototypes -D_GNU_SOURCE -DWSC_VERSION='"$(VERSION)"' \
+	-Iuser/include -Iinclude/uapi -Iinclude -Iuser/lib
+PKG_CONFIG ?= pkg-config
+
+B := build
+LIB_SRCS := $(wildcard user/lib/*.c)
+LIB_OBJS := $(LIB_SRCS:user/lib/%.c=$(B)/lib/%.o)
+CLI_SRCS := $(wildcard user/cli/*.c)
+CLI_OBJS := $(CLI_SRCS:user/cli/%.c=$(B)/cli/%.o)
+UNIT_SRCS := $(wildcard tests/unit/test_*.c)
+UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/unit/%)
+VM_SRCS := $(wildcard tests/vm/t_*.c)
+VM_BINS := $(VM_SRCS:tests/vm/%.c=$(B)/tests/vm/%)
+
+STATIC_LIB := $(B)/libwsc.a
+SHARED_LIB := $(B)/libwsc.so.$(VERSION)
+SONAME := libwsc.so.$(SOVERSION)
+CLI := $(B)/wsc
+
+ifeq ($(V),1)
+Q :=
+msg = @true
+else
+Q := @
+msg = @printf '  %-7s %s\n' $(1) $(2)
+endif
+
+.PHONY: all module user clean check demo deps install unit vmtest \
+	bench style help
+
+all: module user
+
+help:
+	@sed -n '3,12p' Makefile | sed 's/^# \{0,1\}//'
+
+module:
+	$(call msg,KBUILD,kmod/wsc.ko)
+	$(Q)test -d "$(KDIR)" || { echo "no kernel build directory at '$(KDIR)': run tools/install-deps or set KDIR" >&2; exit 1; }
+	$(Q)$(MAKE) -C "$(KDIR)" M="$(CURDIR)/kmod" WSC_VERSION="$(VERSION)" \
+		$(if $(filter 1,$(V)),V=1,-s) modules
+
+user: $(STATIC_LIB) $(SHARED_LIB) $(B)/libwsc.pc $(CLI) $(UNIT_BINS) $(VM_BINS)
+
+$(B)/lib/%.o: user/lib/%.c $(wildcard user/lib/*.h user/include/*.h include/*.h include/uapi/linux/*.h)
+	$(call msg,CC,$<)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS) $(WSC_CFLAGS) -fPIC -c -o $@ $<
+
+$(STATIC_LIB): $(LIB_OBJS)
+	$(call msg,AR,$@)
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
+
+$(SHARED_LIB): $(LIB_OBJS) user/lib/libwsc.map
+	$(call msg,LD,$@)
+	$(Q)$(CC) -shared -Wl,-soname,$(SONAME) \
+		-Wl,--version-script,user/lib/libwsc.map -o $@ $(LIB_OBJS)
+	$(Q)ln -sf libwsc.so.$(VERSION) $(B)/$(SONAME)
+	$(Q)ln -sf $(SONAME) $(B)/libwsc.so
+
+$(B)/libwsc.pc: user/lib/libwsc.pc.in VERSION
+	$(call msg,GEN,$@)
+	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
+		-e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' $< > $@
+
+$(B)/cli/%.o: user/cli/%.c $(wildcard user/cli/*.h user/include/*.h include/uapi/linux/*.h)
+	$(call msg,CC,$<)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS) $(WSC_CFLAGS) -Iuser/cli -c -o $@ $<
+
+$(CLI): $(CLI_OBJS) $(STATIC_LIB)
+	$(call msg,LD,$@)
+	$(Q)$(CC) -o $@ $(CLI_OBJS) $(STATIC_LIB) -lm -lpthread
+
+$(B)/tests/unit/%: tests/unit/%.c $(STATIC_LIB)
+	$(call msg,CC,$<)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS) $(WSC_CFLAGS) -o $@ $< $(STATIC_LIB) -lcmocka -lm
+
+$(B)/tests/vm/%: tests/vm/%.c tests/vm/harness.h $(STATIC_LIB)
+	$(call msg,CC,$<)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS) $(WSC_CFLAGS) -Itests/vm -o $@ $< $(STATIC_LIB) -lpthread
+
+deps:
+	$(Q)tools/install-deps
+
+unit: user
+	$(Q)tests/run-unit $(UNIT_BINS)
+
+vmtest: all
+	$(Q)tools/vm-run --dmesg $(B)/vm-dmesg.txt -- tests/vm/run $(B)/tests/vm
+
+# The README's test command: everything, counted, on a fresh machine.
+check: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)tests/check $(B)
+
+demo: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)tools/vm-run -- tools/demo
+
+bench: all
+	$(Q)tools/vm-run -- tools/bench-null
+
+install: all
+	install -d $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR)/linux \
+		$(DESTDIR)$(BINDIR)
+	install -m 644 $(STATIC_LIB) $(DESTDIR)$(LIBDIR)/
+	install -m 755 $(SHARED_LIB) $(DESTDIR)$(LIBDIR)/
+	ln -sf libwsc.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libwsc.so
+	install -m 644 $(B)/libwsc.pc $(DESTDIR)$(LIBDIR)/pkgconfig/
+	install -m 644 user/include/libwsc.h $(DESTDIR)$(INCLUDEDIR)/
+	install -m 644 include/uapi/linux/wsc.h $(DESTDIR)$(INCLUDEDIR)/linux/
+	install -m 755 $(CLI) $(DESTDIR)$(BINDIR)/
+
+style:
+	$(Q)$(KDIR)/scripts/checkpatch.pl --no-tree --terse -f kmod/*.c kmod/*.h \
+		include/uapi/linux/wsc.h || true
+
+clean:
+	$(Q)$(MAKE) -C "$(KDIR)" M="$(CURDIR)/kmod" clean >/dev/null 2>&1 || true
+	$(Q)rm -rf $(B)

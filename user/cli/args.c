@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Command-line parsing helpers: numbers are checked whole and in range.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+void usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "wsc %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nTry 'wsc %s --help'.\n", cmd);
+}
+
+int parse_u64(const char *opt, const char *s, uint64_t min, uint64_t max,
+	      uint64_t *out)
+{
+	unsigned long long v;
+	char *end;
+
+	/* strtoull accepts "-1" and leading blanks: refuse both. */
+	if (!s || !isdigit((unsigned char)s[0])) {
+		fprintf(stderr, "%s: '%s' is not a non-negative integer\n",
+			opt, s ? s : "");
+		return -1;
+	}
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || *end) {
+		fprintf(stderr, "%s: '%s' is not a valid number\n", opt, s);
+		return -1;
+	}
+	if (v < min || v > max) {
+		fprintf(stderr, "%s: %llu is out of range [%" PRIu64 ", %" PRIu64 "]\n",
+			opt, v, min, max);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+int parse_cpu(const char *opt, const char *s, int *cpu)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+	uint64_t v;
+
+	if (parse_u64(opt, s, 0, ncpu > 0 ? (uint64_t)ncpu - 1 : 0, &v))
+		return -1;
+	*cpu = (int)v;
+	return 0;
+}
+
+int pin_to_cpu(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set) ? -errno : 0;
+}
+
+void json_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}

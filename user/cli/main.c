@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: MIT
+/*
+ * wsc: batch and measure system calls.  A table of subcommands.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "libwsc.h"
+
+static const struct wsc_cmd wsc_cmds[] = {
+	{ "info",  "show the loaded module's ABI, limits and allowlist", cmd_info },
+	{ "bench", "compare plain system calls with wrapped ones",      cmd_bench },
+};
+
+#define WSC_NR_CMDS (sizeof(wsc_cmds) / sizeof(wsc_cmds[0]))
+
+static void wsc_usage(FILE *f)
+{
+	size_t i;
+
+	fprintf(f, "Usage: wsc <command> [options]\n"
+		   "       wsc <command> --help\n\n"
+		   "Commands:\n");
+	for (i = 0; i < WSC_NR_CMDS; i++)
+		fprintf(f, "  %-10s %s\n", wsc_cmds[i].name, wsc_cmds[i].summary);
+	fprintf(f, "\nOptions:\n"
+		   "  -h, --help     show this help\n"
+		   "  -V, --version  show the version\n");
+}
+
+int cli_argc;
+char **cli_argv;
+
+int main(int argc, char **argv)
+{
+	size_t i;
+
+	cli_argc = argc;
+	cli_argv = argv;
+	if (argc < 2) {
+		wsc_usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
+	    !strcmp(argv[1], "help")) {
+		wsc_usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version")) {
+		printf("wsc %s (ABI %u)\n", wsc_version(), WSC_ABI_VERSION);
+		return 0;
+	}
+	for (i = 0; i < WSC_NR_CMDS; i++) {
+		if (!strcmp(argv[1], wsc_cmds[i].name))
+			return wsc_cmds[i].run(argc - 1, argv + 1);
+	}
+	fprintf(stderr, "wsc: unknown command '%s'\n\n", argv[1]);
+	wsc_usage(stderr);
+	return EXIT_USAGE;
+}

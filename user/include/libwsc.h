@@ -1,0 +1,231 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libwsc: batches of system calls in one kernel entry through /dev/wsc.
+ *
+ *	struct wsc_batch *b;
+ *	int src, dst, rd;
+ *
+ *	wsc_batch_create(&b, WSC_BATCH_FALLBACK);
+ *	src = wsc_prep_openat(b, AT_FDCWD, "in", O_RDONLY, 0);
+ *	dst = wsc_prep_openat(b, AT_FDCWD, "out", O_WRONLY | O_CREAT, 0644);
+ *	rd = wsc_prep_read(b, 0, buf, sizeof(buf));
+ *	wsc_entry_ref(b, rd, 0, src);			// fd = src's result
+ *	...
+ *	wsc_batch_submit(b);				// one kernel entry
+ *	wsc_batch_result(b, rd);			// bytes read
+ *
+ * Entries are numbered from 0 since the batch was created or last reset;
+ * every wsc_prep_*() returns the new entry's number or -errno.  Every
+ * other function returns 0 (or a count) on success and -errno on failure.
+ * A batch is not thread-safe: give each thread its own.
+ */
+#ifndef LIBWSC_H
+#define LIBWSC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <linux/wsc.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct wsc_batch;
+struct iovec;
+struct msghdr;
+struct pollfd;
+struct sockaddr;
+struct stat;
+struct statx;
+struct timespec;
+
+/* wsc_batch_create() flags */
+enum wsc_batch_flags {
+	/* Time every call: wsc_batch_duration() then has the duration. */
+	WSC_BATCH_TIMING	= 1u << 0,
+	/* Without /dev/wsc, run the calls conventionally instead of failing. */
+	WSC_BATCH_FALLBACK	= 1u << 1,
+	/* Always run conventionally (the baseline of a comparison). */
+	WSC_BATCH_CONVENTIONAL	= 1u << 2,
+};
+
+/* Default collect-mode threshold: the WSC paper flushed at 8 calls. */
+#define WSC_DEFAULT_THRESHOLD	8
+
+int wsc_batch_create(struct wsc_batch **bp, unsigned int flags);
+void wsc_batch_destroy(struct wsc_batch *b);
+
+/* True when calls go to /dev/wsc, false when they run conventionally. */
+bool wsc_batch_is_native(const struct wsc_batch *b);
+
+/*
+ * Collect mode: with a threshold T > 0, the batch submits its T pending
+ * entries by itself when the next entry is queued (the WSC paper's
+ * mechanism, which flushed at 8); wsc_batch_submit() flushes the rest.
+ * Results of collected entries are there once they have been submitted.
+ * 0 (the default) submits only when asked.
+ */
+int wsc_batch_set_threshold(struct wsc_batch *b, unsigned int threshold);
+
+/*
+ * Run every pending entry.  Resumes by itself after a signal, so that on
+ * success every pending entry has a result.  Returns the number of
+ * entries run, or -errno when the kernel refused the batch (nothing of it
+ * ran; wsc_batch_error_index() names the entry at fault).
+ */
+int wsc_batch_submit(struct wsc_batch *b);
+
+/* Forget every entry and result; numbering starts again at 0. */
+void wsc_batch_reset(struct wsc_batch *b);
+
+/* Entries queued since creation or reset, and how many have a result. */
+unsigned int wsc_batch_count(const struct wsc_batch *b);
+unsigned int wsc_batch_completed(const struct wsc_batch *b);
+
+/* Entry at fault in the last refused submission, or WSC_NO_INDEX. */
+unsigned int wsc_batch_error_index(const struct wsc_batch *b);
+
+/* How many ioctls (or conventional runs) submissions have taken so far. */
+unsigned long wsc_batch_kernel_entries(const struct wsc_batch *b);
+
+/*
+ * The result of an entry: the call's return value, -ECANCELED when its
+ * chain stopped before it, or -EAGAIN while it has not run yet.
+ */
+int64_t wsc_batch_result(const struct wsc_batch *b, unsigned int entry);
+/* Its duration in ns with WSC_BATCH_TIMING, else 0. */
+uint64_t wsc_batch_duration(const struct wsc_batch *b, unsigned int entry);
+
+/* Queue a call by number; the wsc_prep_*() below are typed forms of it. */
+int wsc_prep_syscall(struct wsc_batch *b, unsigned int nr,
+		     const uint64_t args[WSC_MAX_ARGS]);
+/* The no-op: runs no handler and returns @value (0, or -errno to fail). */
+int wsc_prep_nop(struct wsc_batch *b, int64_t value);
+
+/* Argument @arg of @entry becomes the result of the earlier @source. */
+int wsc_entry_ref(struct wsc_batch *b, int entry, unsigned int arg,
+		  int source);
+/* Set WSC_ENTRY_* flags (IGNORE_FAILURE, NEW_CHAIN) on an entry. */
+int wsc_entry_set_flags(struct wsc_batch *b, int entry, unsigned int flags);
+
+/* One typed wsc_prep_*() per allowlisted call, arguments as in libc. */
+int wsc_prep_read(struct wsc_batch *b, int fd, void *buf, size_t count);
+int wsc_prep_write(struct wsc_batch *b, int fd, const void *buf,
+		   size_t count);
+int wsc_prep_pread64(struct wsc_batch *b, int fd, void *buf, size_t count,
+		     off_t offset);
+int wsc_prep_pwrite64(struct wsc_batch *b, int fd, const void *buf,
+		      size_t count, off_t offset);
+int wsc_prep_readv(struct wsc_batch *b, int fd, const struct iovec *iov,
+		   int iovcnt);
+int wsc_prep_writev(struct wsc_batch *b, int fd, const struct iovec *iov,
+		    int iovcnt);
+int wsc_prep_open(struct wsc_batch *b, const char *path, int flags,
+		  mode_t mode);
+int wsc_prep_openat(struct wsc_batch *b, int dirfd, const char *path,
+		    int flags, mode_t mode);
+int wsc_prep_close(struct wsc_batch *b, int fd);
+int wsc_prep_lseek(struct wsc_batch *b, int fd, off_t offset, int whence);
+int wsc_prep_fstat(struct wsc_batch *b, int fd, struct stat *st);
+int wsc_prep_newfstatat(struct wsc_batch *b, int dirfd, const char *path,
+			struct stat *st, int flags);
+int wsc_prep_statx(struct wsc_batch *b, int dirfd, const char *path,
+		   int flags, unsigned int mask, struct statx *stx);
+int wsc_prep_access(struct wsc_batch *b, const char *path, int mode);
+int wsc_prep_faccessat(struct wsc_batch *b, int dirfd, const char *path,
+		       int mode);
+int wsc_prep_dup(struct wsc_batch *b, int fd);
+int wsc_prep_dup2(struct wsc_batch *b, int oldfd, int newfd);
+int wsc_prep_dup3(struct wsc_batch *b, int oldfd, int newfd, int flags);
+int wsc_prep_fcntl(struct wsc_batch *b, int fd, int cmd, unsigned long arg);
+int wsc_prep_getdents64(struct wsc_batch *b, int fd, void *dirp,
+			size_t count);
+int wsc_prep_fsync(struct wsc_batch *b, int fd);
+int wsc_prep_fdatasync(struct wsc_batch *b, int fd);
+int wsc_prep_unlink(struct wsc_batch *b, const char *path);
+int wsc_prep_unlinkat(struct wsc_batch *b, int dirfd, const char *path,
+		      int flags);
+int wsc_prep_mkdir(struct wsc_batch *b, const char *path, mode_t mode);
+int wsc_prep_mkdirat(struct wsc_batch *b, int dirfd, const char *path,
+		     mode_t mode);
+int wsc_prep_rename(struct wsc_batch *b, const char *oldpath,
+		    const char *newpath);
+int wsc_prep_renameat(struct wsc_batch *b, int olddirfd, const char *oldpath,
+		      int newdirfd, const char *newpath);
+int wsc_prep_brk(struct wsc_batch *b, void *addr);
+int wsc_prep_mmap(struct wsc_batch *b, void *addr, size_t length, int prot,
+		  int flags, int fd, off_t offset);
+int wsc_prep_munmap(struct wsc_batch *b, void *addr, size_t length);
+int wsc_prep_mprotect(struct wsc_batch *b, void *addr, size_t length,
+		      int prot);
+int wsc_prep_madvise(struct wsc_batch *b, void *addr, size_t length,
+		     int advice);
+/* The kernel's sigaction ABI: struct kernel_sigaction, sigsetsize 8. */
+int wsc_prep_rt_sigaction(struct wsc_batch *b, int sig, const void *act,
+			  void *oldact, size_t sigsetsize);
+int wsc_prep_rt_sigprocmask(struct wsc_batch *b, int how, const void *set,
+			    void *oldset, size_t sigsetsize);
+int wsc_prep_pipe2(struct wsc_batch *b, int fds[2], int flags);
+int wsc_prep_sendto(struct wsc_batch *b, int fd, const void *buf, size_t len,
+		    int flags, const struct sockaddr *to, unsigned int tolen);
+int wsc_prep_recvfrom(struct wsc_batch *b, int fd, void *buf, size_t len,
+		      int flags, struct sockaddr *from, unsigned int *fromlen);
+int wsc_prep_sendmsg(struct wsc_batch *b, int fd, const struct msghdr *msg,
+		     int flags);
+int wsc_prep_recvmsg(struct wsc_batch *b, int fd, struct msghdr *msg,
+		     int flags);
+int wsc_prep_poll(struct wsc_batch *b, struct pollfd *fds, unsigned int nfds,
+		  int timeout);
+int wsc_prep_ppoll(struct wsc_batch *b, struct pollfd *fds, unsigned int nfds,
+		   const struct timespec *timeout, const void *sigmask,
+		   size_t sigsetsize);
+int wsc_prep_futex(struct wsc_batch *b, uint32_t *uaddr, int op,
+		   uint32_t val, const struct timespec *timeout,
+		   uint32_t *uaddr2, uint32_t val3);
+int wsc_prep_getpid(struct wsc_batch *b);
+int wsc_prep_getppid(struct wsc_batch *b);
+int wsc_prep_gettid(struct wsc_batch *b);
+int wsc_prep_nanosleep(struct wsc_batch *b, const struct timespec *req,
+		       struct timespec *rem);
+
+/* The device itself. */
+
+/* Open /dev/wsc (or $WSC_DEVICE); returns an fd or -errno. */
+int wsc_device_open(void);
+int wsc_device_version(int fd, struct wsc_version *v);
+/* Row @index of the loaded module's allowlist; -ENOENT past the end. */
+int wsc_device_call_info(int fd, unsigned int index,
+			 struct wsc_call_info *info);
+
+/* The allowlist this library was built with (what the fallback runs). */
+bool wsc_call_allowed(unsigned int nr);
+/* Name of an allowlisted call ("nop" for WSC_NR_NOP), or NULL. */
+const char *wsc_call_name(unsigned int nr);
+/* Number of a call by name, or -ENOENT. */
+int wsc_call_number(const char *name);
+/* "memory", "signal", "ipc", "file", "userdata", "locking", "other". */
+const char *wsc_group_name(unsigned int group);
+
+/* Statistics every command shares. */
+
+/* Sort ascending, in place. */
+void wsc_stats_sort(double *v, size_t n);
+/* Quantile @q (0..1) of sorted data, interpolating between closest ranks. */
+double wsc_stats_quantile_sorted(const double *v, size_t n, double q);
+/* Median; sorts @v in place.  NAN for no data. */
+double wsc_stats_median(double *v, size_t n);
+/* Least squares y = intercept + slope * x; -EINVAL for n < 2, -EDOM when
+ * every x is equal. */
+int wsc_stats_fit_line(const double *x, const double *y, size_t n,
+		       double *intercept, double *slope);
+
+/* The library's version, e.g. "0.1.0". */
+const char *wsc_version(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LIBWSC_H */

@@ -1,0 +1,329 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The batch builder: queue entries, tie arguments to earlier results,
+ * submit in as few kernel entries as the limits allow, and never lose a
+ * result.
+ *
+ * One batch object numbers its entries from 0 until it is reset, across
+ * any number of submissions.  A submission holds the pending entries; a
+ * reference to an entry of an earlier submission is replaced by that
+ * entry's result before the kernel sees it, so that a chain behaves the
+ * same whether it was submitted whole, cut by the collect threshold, or
+ * resumed after a signal.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+static int wsc_batch_grow(struct wsc_batch *b)
+{
+	unsigned int cap = b->cap ? b->cap * 2 : 64;
+	struct wsc_entry *ent;
+	struct wsc_result *res;
+
+	if (b->cap >= WSC_BATCH_LIMIT)
+		return -ENOSPC;
+	ent = realloc(b->ent, cap * sizeof(*ent));
+	if (!ent)
+		return -ENOMEM;
+	b->ent = ent;
+	res = realloc(b->res, cap * sizeof(*res));
+	if (!res)
+		return -ENOMEM;
+	b->res = res;
+	b->cap = cap;
+	return 0;
+}
+
+int wsc_batch_create(struct wsc_batch **bp, unsigned int flags)
+{
+	const unsigned int known = WSC_BATCH_TIMING | WSC_BATCH_FALLBACK |
+				   WSC_BATCH_CONVENTIONAL;
+	struct wsc_batch *b;
+	struct wsc_version v;
+	int fd = -1;
+
+	if (!bp || (flags & ~known))
+		return -EINVAL;
+	if (!(flags & WSC_BATCH_CONVENTIONAL)) {
+		fd = wsc_device_open();
+		if (fd < 0 && !(flags & WSC_BATCH_FALLBACK))
+			return fd;
+		if (fd >= 0 && wsc_device_version(fd, &v) == 0 &&
+		    v.abi_version != WSC_ABI_VERSION) {
+			close(fd);
+			return -EPROTO;
+		}
+	}
+
+	b = calloc(1, sizeof(*b));
+	if (!b) {
+		if (fd >= 0)
+			close(fd);
+		return -ENOMEM;
+	}
+	b->fd = fd;
+	b->flags = flags;
+	b->error_index = WSC_NO_INDEX;
+	if (fd >= 0)
+		wsc_batch_set_runner(b, wsc_run_ioctl, b, WSC_MAX_ENTRIES);
+	else
+		wsc_batch_set_runner(b, wsc_run_conventional, NULL,
+				     WSC_MAX_ENTRIES);
+	*bp = b;
+	return 0;
+}
+
+void wsc_batch_set_runner(struct wsc_batch *b, wsc_runner_fn run, void *ctx,
+			  unsigned int max_entries)
+{
+	b->run = run;
+	b->run_ctx = ctx;
+	b->max_entries = max_entries;
+	free(b->scratch);
+	b->scratch = NULL;
+}
+
+void wsc_batch_destroy(struct wsc_batch *b)
+{
+	if (!b)
+		return;
+	if (b->fd >= 0)
+		close(b->fd);
+	free(b->scratch);
+	free(b->ent);
+	free(b->res);
+	free(b);
+}
+
+bool wsc_batch_is_native(const struct wsc_batch *b)
+{
+	return b->fd >= 0;
+}
+
+int wsc_batch_set_threshold(struct wsc_batch *b, unsigned int threshold)
+{
+	if (threshold > WSC_BATCH_LIMIT)
+		return -EINVAL;
+	b->threshold = threshold;
+	return 0;
+}
+
+void wsc_batch_reset(struct wsc_batch *b)
+{
+	b->count = 0;
+	b->done = 0;
+	b->stopped = false;
+	b->error_index = WSC_NO_INDEX;
+}
+
+unsigned int wsc_batch_count(const struct wsc_batch *b)
+{
+	return b->count;
+}
+
+unsigned int wsc_batch_completed(const struct wsc_batch *b)
+{
+	return b->done;
+}
+
+unsigned int wsc_batch_error_index(const struct wsc_batch *b)
+{
+	return b->error_index;
+}
+
+unsigned long wsc_batch_kernel_entries(const struct wsc_batch *b)
+{
+	return b->kernel_entries;
+}
+
+int64_t wsc_batch_result(const struct wsc_batch *b, unsigned int entry)
+{
+	if (entry >= b->count)
+		return -EINVAL;
+	if (entry >= b->done)
+		return -EAGAIN;
+	return b->res[entry].ret;
+}
+
+uint64_t wsc_batch_duration(const struct wsc_batch *b, unsigned int entry)
+{
+	return entry < b->done ? b->res[entry].duration_ns : 0;
+}
+
+/*
+ * Copy entries [first, first + n) into the scratch array as the kernel
+ * must see them: references inside the submission rebased to it,
+ * references to earlier submissions replaced by the value they name.
+ * A chain that stopped in an earlier submission, or a reference to a
+ * failed entry, becomes a no-op that fails with -ECANCELED: the kernel
+ * then cancels what follows exactly as if the batch had been one.
+ */
+static void wsc_batch_rebase(struct wsc_batch *b, unsigned int first,
+			     unsigned int n)
+{
+	unsigned int i, k;
+
+	for (i = 0; i < n; i++) {
+		struct wsc_entry *e = &b->scratch[i];
+		bool cancel = false;
+
+		*e = b->ent[first + i];
+		for (k = 0; k < WSC_MAX_ARGS; k++) {
+			uint64_t src = e->args[k];
+
+			if (!(e->ref_mask & (1u << k)))
+				continue;
+			if (src >= first) {
+				e->args[k] = src - first;
+				continue;
+			}
+			e->ref_mask &= ~(1u << k);
+			e->args[k] = (uint64_t)b->res[src].ret;
+			if (wsc_failed(b->res[src].ret))
+				cancel = true;
+		}
+		if (i == 0 && b->stopped && !(e->flags & WSC_ENTRY_NEW_CHAIN)) {
+			/* Keep the chain stopped: this one must not ignore it. */
+			e->flags &= ~WSC_ENTRY_IGNORE_FAILURE;
+			cancel = true;
+		}
+		if (cancel) {
+			e->nr = WSC_NR_NOP;
+			e->ref_mask = 0;
+			memset(e->args, 0, sizeof(e->args));
+			e->args[0] = (uint64_t)(int64_t)-ECANCELED;
+		}
+	}
+}
+
+/* Follow the chain rule over entries that just got their results. */
+static void wsc_batch_track_chain(struct wsc_batch *b, unsigned int first,
+				  unsigned int n)
+{
+	unsigned int i;
+
+	for (i = first; i < first + n; i++) {
+		if (b->ent[i].flags & WSC_ENTRY_NEW_CHAIN)
+			b->stopped = false;
+		if (wsc_failed(b->res[i].ret) &&
+		    !(b->ent[i].flags & WSC_ENTRY_IGNORE_FAILURE))
+			b->stopped = true;
+	}
+}
+
+int wsc_batch_submit(struct wsc_batch *b)
+{
+	unsigned int first = b->done;
+	uint32_t run_flags = 0;
+
+	if (b->flags & WSC_BATCH_TIMING)
+		run_flags |= WSC_SUBMIT_TIMING;
+	if (!b->scratch) {
+		b->scratch = malloc(b->max_entries * sizeof(*b->scratch));
+		if (!b->scratch)
+			return -ENOMEM;
+	}
+
+	while (b->done < b->count) {
+		unsigned int n = b->count - b->done;
+		uint32_t error_index = WSC_NO_INDEX;
+		int ret;
+
+		if (n > b->max_entries)
+			n = b->max_entries;
+		wsc_batch_rebase(b, b->done, n);
+		ret = b->run(b->run_ctx, b->scratch, &b->res[b->done], n,
+			     run_flags, &error_index);
+		b->kernel_entries++;
+		if (ret < 0) {
+			b->error_index = error_index == WSC_NO_INDEX ?
+					 WSC_NO_INDEX : b->done + error_index;
+			return ret;
+		}
+		/* Fewer than n: a signal came between two calls; resume. */
+		wsc_batch_track_chain(b, b->done, ret);
+		b->done += ret;
+	}
+	b->error_index = WSC_NO_INDEX;
+	return b->done - first;
+}
+
+/*
+ * Queue one entry.  In collect mode a full set of pending entries is
+ * submitted when the next one arrives, not when the last one is queued,
+ * so that the caller can still set references and flags on the entry a
+ * wsc_prep_*() just returned.
+ */
+static int wsc_batch_queue(struct wsc_batch *b, unsigned int nr,
+			   const uint64_t args[WSC_MAX_ARGS])
+{
+	struct wsc_entry *e;
+	int ret;
+
+	if (b->threshold && b->count - b->done >= b->threshold) {
+		ret = wsc_batch_submit(b);
+		if (ret < 0)
+			return ret;
+	}
+	if (b->count == b->cap) {
+		ret = wsc_batch_grow(b);
+		if (ret)
+			return ret;
+	}
+	e = &b->ent[b->count];
+	memset(e, 0, sizeof(*e));
+	e->nr = nr;
+	memcpy(e->args, args, sizeof(e->args));
+	return b->count++;
+}
+
+int wsc_prep_syscall(struct wsc_batch *b, unsigned int nr,
+		     const uint64_t args[WSC_MAX_ARGS])
+{
+	if (!wsc_call_allowed(nr))
+		return -ENOSYS;
+	return wsc_batch_queue(b, nr, args);
+}
+
+int wsc_prep_nop(struct wsc_batch *b, int64_t value)
+{
+	const uint64_t args[WSC_MAX_ARGS] = { (uint64_t)value };
+
+	return wsc_batch_queue(b, WSC_NR_NOP, args);
+}
+
+/* An entry that may still change: queued and not yet submitted. */
+static struct wsc_entry *wsc_pending_entry(struct wsc_batch *b, int entry)
+{
+	if (entry < 0 || (unsigned int)entry >= b->count ||
+	    (unsigned int)entry < b->done)
+		return NULL;
+	return &b->ent[entry];
+}
+
+int wsc_entry_ref(struct wsc_batch *b, int entry, unsigned int arg,
+		  int source)
+{
+	struct wsc_entry *e = wsc_pending_entry(b, entry);
+
+	if (!e || arg >= WSC_MAX_ARGS || source < 0 || source >= entry)
+		return -EINVAL;
+	e->ref_mask |= 1u << arg;
+	e->args[arg] = (uint64_t)source;
+	return 0;
+}
+
+int wsc_entry_set_flags(struct wsc_batch *b, int entry, unsigned int flags)
+{
+	struct wsc_entry *e = wsc_pending_entry(b, entry);
+
+	if (!e || (flags & ~WSC_ENTRY_ALL_FLAGS))
+		return -EINVAL;
+	e->flags = flags;
+	return 0;
+}
