@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Helpers for the VM tests: raw submissions to /dev/wsc, bypassing libwsc
+ * so that the module's own checks are what is tested.
+ */
+#ifndef WSC_TEST_UTIL_H
+#define WSC_TEST_UTIL_H
+
+#include <fcntl.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+#include <linux/wsc.h>
+
+#include "harness.h"
+
+/* Open /dev/wsc or fail the test: every VM test runs with wsc.ko loaded. */
+static inline int wsc_test_open(void)
+{
+	int fd = open("/dev/wsc", O_RDWR | O_CLOEXEC);
+
+	if (fd < 0) {
+		printf("# open /dev/wsc: %s (is wsc.ko loaded?)\n", strerror(errno));
+		_exit(1);
+	}
+	return fd;
+}
+
+static inline struct wsc_entry wsc_ent(uint32_t nr, uint64_t a0, uint64_t a1,
+				       uint64_t a2, uint64_t a3, uint64_t a4,
+				       uint64_t a5)
+{
+	struct wsc_entry e = { .nr = nr, .args = { a0, a1, a2, a3, a4, a5 } };
+
+	return e;
+}
+
+#define ENT0(nr)			wsc_ent(nr, 0, 0, 0, 0, 0, 0)
+#define ENT1(nr, a)			wsc_ent(nr, (uint64_t)(a), 0, 0, 0, 0, 0)
+#define ENT2(nr, a, b)			wsc_ent(nr, (uint64_t)(a), (uint64_t)(b), 0, 0, 0, 0)
+#define ENT3(nr, a, b, c)		wsc_ent(nr, (uint64_t)(a), (uint64_t)(b), (uint64_t)(c), 0, 0, 0)
+#define ENT4(nr, a, b, c, d)		wsc_ent(nr, (uint64_t)(a), (uint64_t)(b), (uint64_t)(c), (uint64_t)(d), 0, 0)
+#define NOP(value)			ENT1(WSC_NR_NOP, (int64_t)(value))
+
+/*
+ * Submit @count entries; returns the ioctl's result or -errno, and the
+ * error index the module reported (WSC_NO_INDEX if none).
+ */
+static inline int wsc_test_submit(int fd, struct wsc_entry *ent,
+				  struct wsc_result *res, uint32_t count,
+				  uint32_t flags, uint32_t *error_index)
+{
+	struct wsc_submit s = {
+		.entries = (uintptr_t)ent,
+		.results = (uintptr_t)res,
+		.count = count,
+		.flags = flags,
+		.error_index = WSC_NO_INDEX,
+	};
+	int ret = ioctl(fd, WSC_IOC_SUBMIT, &s);
+
+	if (error_index)
+		*error_index = s.error_index;
+	return ret < 0 ? -errno : ret;
+}
+
+#endif /* WSC_TEST_UTIL_H */
