@@ -52,8 +52,6 @@ static int64_t wsc_call_conventional(uint32_t nr, const uint64_t a[])
 {
 	long ret;
 
-	if (nr == WSC_NR_NOP)
-		return (int64_t)a[0];
 	ret = syscall(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
 	return ret == -1 ? -errno : ret;
 }
@@ -97,7 +95,10 @@ int wsc_run_conventional(void *ctx, const struct wsc_entry *ent,
 			if (wsc_failed(res[e->args[k]].ret))
 				r = -ECANCELED;
 		}
-		if (r == 0) {
+		if (r == 0 && e->nr == WSC_NR_NOP) {
+			/* The no-op runs nothing: there is nothing to time. */
+			r = (int64_t)args[0];
+		} else if (r == 0) {
 			if (flags & WSC_SUBMIT_TIMING)
 				t0 = wsc_now_ns();
 			r = wsc_call_conventional(e->nr, args);
