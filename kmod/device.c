@@ -31,49 +31,13 @@ static_assert(sizeof(struct wsc_version) == 32);
 static_assert(sizeof(struct wsc_call_info) == 40);
 
 /*
- * Copy between user and kernel memory one 64-bit word at a time.  Every
- * structure of the ABI is a whole number of aligned words.  A plain loop
- * of moves is what an emulator runs fastest (QEMU's TCG executes the
- * "rep movsb" of copy_from_user one byte per iteration) and costs no more
- * than the string instructions for structures this small on hardware.
+ * One submission's working memory: the registers handlers are called
+ * with, then the entries, then the results.  The registers are zeroed once
+ * when the buffer is made and only their argument slots change after.
  */
-static int wsc_copy_in(void *dst, const void __user *src, size_t size)
-{
-	const u64 __user *from = src;
-	u64 *to = dst;
-	size_t i;
-
-	if (!user_read_access_begin(src, size))
-		return -EFAULT;
-	for (i = 0; i < size / sizeof(u64); i++)
-		unsafe_get_user(to[i], &from[i], efault);
-	user_read_access_end();
-	return 0;
-efault:
-	user_read_access_end();
-	return -EFAULT;
-}
-
-static int wsc_copy_out(void __user *dst, const void *src, size_t size)
-{
-	u64 __user *to = dst;
-	const u64 *from = src;
-	size_t i;
-
-	if (!user_write_access_begin(dst, size))
-		return -EFAULT;
-	for (i = 0; i < size / sizeof(u64); i++)
-		unsafe_put_user(from[i], &to[i], efault);
-	user_write_access_end();
-	return 0;
-efault:
-	user_write_access_end();
-	return -EFAULT;
-}
-
-/* Entries and results of one submission, entries first. */
-#define WSC_BUF_SIZE(count) \
-	((size_t)(count) * (sizeof(struct wsc_entry) + sizeof(struct wsc_result)))
+#define WSC_BUF_SIZE(count)						\
+	(sizeof(struct pt_regs) + (size_t)(count) *			\
+	 (sizeof(struct wsc_entry) + sizeof(struct wsc_result)))
 
 /**
  * struct wsc_file - what one open of /dev/wsc keeps
@@ -83,7 +47,7 @@ struct wsc_file {
 	void *spare;
 };
 
-/* Take the spare buffer, or allocate one when another thread holds it. */
+/* Take the spare buffer, or make one when another thread holds it. */
 static void *wsc_buf_get(struct wsc_file *wf, u32 count, bool *is_spare)
 {
 	void *buf = xchg(&wf->spare, NULL);
@@ -91,7 +55,7 @@ static void *wsc_buf_get(struct wsc_file *wf, u32 count, bool *is_spare)
 	*is_spare = buf != NULL;
 	if (buf)
 		return buf;
-	return kvmalloc(WSC_BUF_SIZE(count), GFP_KERNEL);
+	return kvzalloc(WSC_BUF_SIZE(count), GFP_KERNEL);
 }
 
 static void wsc_buf_put(struct wsc_file *wf, void *buf, bool is_spare)
@@ -102,6 +66,14 @@ static void wsc_buf_put(struct wsc_file *wf, void *buf, bool is_spare)
 		kvfree(buf);
 }
 
+static void wsc_buf_layout(struct wsc_batch *b, void *buf, u32 count)
+{
+	b->regs = buf;
+	b->ent = buf + sizeof(struct pt_regs);
+	b->res = (void *)(b->ent + count);
+	b->count = count;
+}
+
 static int wsc_open(struct inode *inode, struct file *file)
 {
 	struct wsc_file *wf;
@@ -109,7 +81,7 @@ static int wsc_open(struct inode *inode, struct file *file)
 	wf = kzalloc(sizeof(*wf), GFP_KERNEL);
 	if (!wf)
 		return -ENOMEM;
-	wf->spare = kvmalloc(WSC_BUF_SIZE(WSC_MAX_ENTRIES), GFP_KERNEL);
+	wf->spare = kvzalloc(WSC_BUF_SIZE(WSC_MAX_ENTRIES), GFP_KERNEL);
 	if (!wf->spare) {
 		kfree(wf);
 		return -ENOMEM;
@@ -161,6 +133,24 @@ static long wsc_ioctl_call_info(void __user *argp)
 	return copy_to_user(argp, &info, sizeof(info)) ? -EFAULT : 0;
 }
 
+/* The header's input fields, with one user-access window for all. */
+static int wsc_submit_copy_in(struct wsc_submit *s,
+			      const struct wsc_submit __user *argp)
+{
+	if (!user_read_access_begin(argp, sizeof(*argp)))
+		return -EFAULT;
+	unsafe_get_user(s->entries, &argp->entries, efault);
+	unsafe_get_user(s->results, &argp->results, efault);
+	unsafe_get_user(s->count, &argp->count, efault);
+	unsafe_get_user(s->flags, &argp->flags, efault);
+	unsafe_get_user(s->reserved, &argp->reserved, efault);
+	user_read_access_end();
+	return 0;
+efault:
+	user_read_access_end();
+	return -EFAULT;
+}
+
 /* Header checks: everything that is wrong before any entry is read. */
 static int wsc_submit_check(const struct wsc_submit *s)
 {
@@ -190,29 +180,15 @@ static long wsc_ioctl_submit(struct wsc_file *wf,
 	struct wsc_batch b;
 	u32 error_index = WSC_NO_INDEX;
 	bool is_spare;
-	u32 done;
 	void *buf;
 	long ret;
 
-	if (wsc_copy_in(&s, argp, sizeof(s)))
+	if (wsc_submit_copy_in(&s, argp))
 		return -EFAULT;
 	ret = wsc_submit_check(&s);
 	if (ret)
 		goto out_error_index;
-
-	buf = wsc_buf_get(wf, s.count, &is_spare);
-	if (!buf)
-		return -ENOMEM;
-	b.ent = buf;
-	b.res = buf + (size_t)s.count * sizeof(struct wsc_entry);
-	b.count = s.count;
-	b.flags = s.flags;
 	results = u64_to_user_ptr(s.results);
-
-	ret = -EFAULT;
-	if (wsc_copy_in(b.ent, u64_to_user_ptr(s.entries),
-			s.count * sizeof(struct wsc_entry)))
-		goto out_put_buf;
 	/*
 	 * Prove every page of the results can be written before anything
 	 * runs: a result that cannot be returned would be a side effect
@@ -220,24 +196,30 @@ static long wsc_ioctl_submit(struct wsc_file *wf,
 	 */
 	if (fault_in_writeable((char __user *)results,
 			       s.count * sizeof(struct wsc_result)))
-		goto out_put_buf;
-	ret = wsc_batch_validate(&b, &error_index);
-	if (ret)
-		goto out_put_buf;
+		return -EFAULT;
 
-	done = wsc_batch_run(&b);
-	ret = done;
-	/*
-	 * Only a call of the batch itself (munmap, mprotect) can have taken
-	 * the results array away since clear_user above.
-	 */
-	if (wsc_copy_out(results, b.res, done * sizeof(struct wsc_result)))
-		ret = -EFAULT;
+	buf = wsc_buf_get(wf, s.count, &is_spare);
+	if (!buf)
+		return -ENOMEM;
+	wsc_buf_layout(&b, buf, s.count);
+	b.flags = s.flags;
 
-out_put_buf:
+	ret = wsc_batch_copy_in(&b, u64_to_user_ptr(s.entries), &error_index);
+	if (!ret) {
+		u32 done = wsc_batch_run(&b);
+
+		ret = done;
+		/*
+		 * Only a call of the batch itself (munmap, mprotect) can have
+		 * taken the results away since fault_in_writeable() above.
+		 */
+		if (wsc_batch_copy_out(&b, results, done))
+			ret = -EFAULT;
+	}
 	wsc_buf_put(wf, buf, is_spare);
 	if (ret >= 0)
 		return ret;
+
 out_error_index:
 	if (put_user(error_index, &argp->error_index))
 		return -EFAULT;

@@ -91,18 +91,24 @@ u64 wsc_stats_sum_batches(void);
  * struct wsc_batch - a submission copied into the kernel
  * @ent:   the entries, copied in once
  * @res:   the results, copied out once
+ * @regs:  the registers handlers are called with; only the argument
+ *         registers are ever written, the rest stay zero
  * @count: entries in @ent
  * @flags: WSC_SUBMIT_* flags
  */
 struct wsc_batch {
 	struct wsc_entry *ent;
 	struct wsc_result *res;
+	struct pt_regs *regs;
 	u32 count;
 	u32 flags;
 };
 
-int wsc_batch_validate(const struct wsc_batch *b, u32 *error_index);
+int wsc_batch_copy_in(struct wsc_batch *b, const struct wsc_entry __user *uent,
+		      u32 *error_index);
 u32 wsc_batch_run(struct wsc_batch *b);
+int wsc_batch_copy_out(const struct wsc_batch *b,
+		       struct wsc_result __user *ures, u32 done);
 
 /* device.c: /dev/wsc. */
 int wsc_device_init(void);
