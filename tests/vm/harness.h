@@ -78,6 +78,7 @@ static inline void wsc_test_register(const char *name, void (*fn)(void))
 #define EXPECT_GE(a, b)	WSC_CHECK(0, a, >=, b)
 #define EXPECT_GT(a, b)	WSC_CHECK(0, a, >, b)
 #define EXPECT_TRUE(x)	WSC_CHECK(0, !!(x), ==, 1)
+#define EXPECT_FALSE(x)	WSC_CHECK(0, !!(x), ==, 0)
 
 /* Note why the test cannot run here and stop it as skipped. */
 #define SKIP(...) do {							\

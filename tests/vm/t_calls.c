@@ -35,9 +35,6 @@
 #define MS		1000000L	/* one millisecond, in nanoseconds */
 #define ANY		LONG_MIN	/* SAME(ANY, ...): need only agree */
 
-#ifndef EXPECT_FALSE
-#define EXPECT_FALSE(x)	WSC_CHECK(0, !!(x), ==, 0)
-#endif
 
 #ifndef SA_RESTORER
 #define SA_RESTORER	0x04000000
