@@ -24,14 +24,14 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 for call in ('nop', 'getpid'):
     c = d[call]
-    for k in ('syscall_ns', 'batched_ns', 'fixed_ns', 'per_call_ns', 'speedup'):
+    for k in ('syscall_ns', 'ioctl_ns', 'batched_ns', 'fixed_ns', 'per_call_ns', 'speedup'):
         assert k in c, (call, k)
     assert sorted(int(b) for b in c['batched_ns']) == [1, 2, 4, 8, 16, 64]
     assert c['syscall_ns'] > 0 and all(v > 0 for v in c['batched_ns'].values())
 assert d['environment']['hardware_counters'] in (True, False)
 PY"
 check "wsc bench null --csv writes every sample" sh -c \
-	"$wsc bench null --iters 640 --csv $out/s.csv >/dev/null && test \$(wc -l < $out/s.csv) -eq \$((1 + 2 * 7 * 10)) && test ! -e $out/s.csv.tmp"
+	"$wsc bench null --iters 640 --csv $out/s.csv >/dev/null && test \$(wc -l < $out/s.csv) -eq \$((1 + 2 * 8 * 10)) && test ! -e $out/s.csv.tmp"
 
 check "no command: exit 2" test "$(exit_code $wsc)" -eq 2
 check "unknown command: exit 2" test "$(exit_code $wsc frobnicate)" -eq 2

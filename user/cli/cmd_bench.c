@@ -33,8 +33,14 @@
 
 static const unsigned int bench_sizes[] = { 1, 2, 4, 8, 16, 64 };
 #define BENCH_NR_SIZES	(sizeof(bench_sizes) / sizeof(bench_sizes[0]))
-/* Variant 0 is the plain call; variant 1 + i is batch size bench_sizes[i]. */
-#define BENCH_NR_VARIANTS (1 + BENCH_NR_SIZES)
+/*
+ * Variants: the plain call; the ioctl path alone (an unknown command on
+ * /dev/wsc, the floor under every submission); then one per batch size.
+ */
+enum { V_SYSCALL, V_IOCTL, V_BATCH };
+#define BENCH_NR_VARIANTS (V_BATCH + BENCH_NR_SIZES)
+/* Answered -ENOTTY by the module after the whole ioctl path. */
+#define BENCH_IOCTL_FLOOR	_IO(WSC_IOC_MAGIC, 0x7f)
 
 struct bench_call {
 	const char *name;	/* key in the JSON output */
@@ -97,7 +103,8 @@ static void bench_usage(FILE *f)
 		"Usage: wsc bench null [options]\n\n"
 		"Time plain system calls against wrapped ones at batch sizes 1, 2, 4, 8, 16\n"
 		"and 64, interleaved in one run, for two calls: the mechanism alone (an\n"
-		"unimplemented system call against the wrapped no-op) and getpid.\n\n"
+		"unimplemented system call against the wrapped no-op) and getpid.  Also\n"
+		"times the ioctl path alone (an unknown command), the floor of every batch.\n\n"
 		"  -n, --iters N   calls per variant, %d..%llu (default %d)\n"
 		"  -c, --cpu N     pin to CPU N (default 0)\n"
 		"  -j, --json      print one JSON object instead of the table\n"
@@ -116,6 +123,17 @@ static double sample_plain(unsigned int nr)
 
 	for (i = 0; i < BENCH_BLOCK; i++)
 		syscall(nr);
+	return (double)(now_ns() - t0) / BENCH_BLOCK;
+}
+
+/* One sample of the ioctl path alone: BENCH_BLOCK ioctls that do nothing. */
+static double sample_ioctl_floor(int fd)
+{
+	uint64_t t0 = now_ns();
+	int i;
+
+	for (i = 0; i < BENCH_BLOCK; i++)
+		ioctl(fd, BENCH_IOCTL_FLOOR, 0);
 	return (double)(now_ns() - t0) / BENCH_BLOCK;
 }
 
@@ -185,7 +203,7 @@ static int bench_one(int fd, const struct bench_call *c, size_t nsamples,
 		};
 	}
 	for (i = 0; i < BENCH_NR_VARIANTS; i++) {
-		r->v[i].batch = i ? bench_sizes[i - 1] : 0;
+		r->v[i].batch = i >= V_BATCH ? bench_sizes[i - V_BATCH] : 0;
 		r->v[i].n = 0;
 		r->v[i].samples = calloc(nsamples, sizeof(double));
 		if (!r->v[i].samples)
@@ -199,10 +217,12 @@ static int bench_one(int fd, const struct bench_call *c, size_t nsamples,
 			double ns = 0;
 			int ret = 0;
 
-			if (v == 0)
+			if (v == V_SYSCALL)
 				ns = sample_plain(c->plain_nr);
+			else if (v == V_IOCTL)
+				ns = sample_ioctl_floor(fd);
 			else
-				ret = sample_wrapped(fd, &sub[v - 1], &ns);
+				ret = sample_wrapped(fd, &sub[v - V_BATCH], &ns);
 			if (ret) {
 				fprintf(stderr, "wsc bench: submit failed: %s\n",
 					strerror(-ret));
@@ -228,13 +248,14 @@ static int bench_one(int fd, const struct bench_call *c, size_t nsamples,
 	/* Cost of one batch = fixed + per_call * size. */
 	for (i = 0; i < BENCH_NR_SIZES; i++) {
 		x[i] = bench_sizes[i];
-		y[i] = bench_sizes[i] * r->v[i + 1].median;
+		y[i] = bench_sizes[i] * r->v[V_BATCH + i].median;
 	}
 	r->fit_error = wsc_stats_fit_line(x, y, BENCH_NR_SIZES, &r->fixed_ns,
 					  &r->per_call_ns);
-	r->speedup = r->v[0].median / r->per_call_ns;
-	r->break_even = r->v[0].median > r->per_call_ns ?
-			r->fixed_ns / (r->v[0].median - r->per_call_ns) : INFINITY;
+	r->speedup = r->v[V_SYSCALL].median / r->per_call_ns;
+	r->break_even = r->v[V_SYSCALL].median > r->per_call_ns ?
+			r->fixed_ns / (r->v[V_SYSCALL].median - r->per_call_ns) :
+			INFINITY;
 	return 0;
 }
 
@@ -255,16 +276,22 @@ static void print_table(const struct bench_opts *o, double clock_ns,
 		for (i = 0; i < BENCH_NR_VARIANTS; i++) {
 			char name[16];
 
-			if (i == 0)
+			if (i == V_SYSCALL)
 				snprintf(name, sizeof(name), "syscall");
+			else if (i == V_IOCTL)
+				snprintf(name, sizeof(name), "ioctl");
 			else
 				snprintf(name, sizeof(name), "batch %u", r->v[i].batch);
 			printf("%-7s %-9s %10.1f %7.2fx\n", bench_calls[c].name,
-			       name, r->v[i].median, r->v[0].median / r->v[i].median);
+			       name, r->v[i].median,
+			       r->v[V_SYSCALL].median / r->v[i].median);
 		}
 		printf("# %s: batch cost = %.1f + %.1f x size ns; speedup per call %.2fx; break-even at %.2f calls\n",
 		       bench_calls[c].name, r->fixed_ns, r->per_call_ns,
 		       r->speedup, r->break_even);
+		printf("# %s: the ioctl path alone costs %.1f ns, %.2fx the plain call\n",
+		       bench_calls[c].name, r->v[V_IOCTL].median,
+		       r->v[V_IOCTL].median / r->v[V_SYSCALL].median);
 	}
 }
 
@@ -278,10 +305,11 @@ static void print_json(const struct bench_opts *o, double clock_ns,
 	for (c = 0; c < BENCH_NR_CALLS; c++) {
 		const struct bench_result *r = &res[c];
 
-		printf(", \"%s\": {\"syscall_ns\": %.2f, \"batched_ns\": {",
-		       bench_calls[c].name, r->v[0].median);
-		for (i = 1; i < BENCH_NR_VARIANTS; i++)
-			printf("%s\"%u\": %.2f", i > 1 ? ", " : "",
+		printf(", \"%s\": {\"syscall_ns\": %.2f, \"ioctl_ns\": %.2f, "
+		       "\"batched_ns\": {", bench_calls[c].name,
+		       r->v[V_SYSCALL].median, r->v[V_IOCTL].median);
+		for (i = V_BATCH; i < BENCH_NR_VARIANTS; i++)
+			printf("%s\"%u\": %.2f", i > V_BATCH ? ", " : "",
 			       r->v[i].batch, r->v[i].median);
 		printf("}, \"fixed_ns\": %.2f, \"per_call_ns\": %.2f, "
 		       "\"speedup\": %.3f, \"break_even\": ",
@@ -296,6 +324,10 @@ static void print_json(const struct bench_opts *o, double clock_ns,
 	printf("}\n");
 }
 
+static const char *const variant_names[] = {
+	[V_SYSCALL] = "syscall", [V_IOCTL] = "ioctl", [V_BATCH] = "wrapped",
+};
+
 /* Raw samples go to FILE.tmp and are renamed at the end: never half a file. */
 static int write_csv(FILE *f, const struct bench_result *res)
 {
@@ -308,8 +340,8 @@ static int write_csv(FILE *f, const struct bench_result *res)
 
 			for (k = 0; k < v->n; k++)
 				fprintf(f, "%s,%s,%u,%zu,%.2f\n", bench_calls[c].name,
-					i ? "wrapped" : "syscall", v->batch, k,
-					v->samples[k]);
+					variant_names[i < V_BATCH ? i : V_BATCH],
+					v->batch, k, v->samples[k]);
 		}
 	}
 	return ferror(f) ? -EIO : 0;
