@@ -126,7 +126,7 @@ demo: deps
 	$(Q)tools/vm-run -- tools/demo
 
 bench: all
-	$(Q)tools/vm-run -- tools/bench-null
+	$(Q)tools/vm-run -- tools/bench
 
 install: all
 	install -d $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR)/linux \

@@ -62,15 +62,27 @@ static __always_inline bool wsc_nr_allowed(u32 nr)
 	return wsc_dispatch[nr].fn != NULL;
 }
 
+/*
+ * The first word of an entry as the copy loop reads it: nr in bits 0-31,
+ * flags in 32-47, ref_mask in 48-55, reserved in 56-63 (x86-64 is little
+ * endian).  Checking flags, ref_mask and reserved is then one mask.
+ */
+#define WSC_HDR_NR_MASK		0xffffffffull
+#define WSC_HDR_ALLOWED		(WSC_HDR_NR_MASK |				\
+				 (u64)WSC_ENTRY_ALL_FLAGS << 32 |		\
+				 (u64)WSC_ALL_ARGS_MASK << 48)
+static_assert(offsetof(struct wsc_entry, flags) == 4);
+static_assert(offsetof(struct wsc_entry, ref_mask) == 6);
+static_assert(offsetof(struct wsc_entry, reserved) == 7);
+
 static __always_inline int wsc_entry_validate(const struct wsc_entry *e,
-					      u32 index)
+					      u64 hdr, u32 index)
 {
 	unsigned int k;
 
-	if (e->reserved || (e->flags & ~WSC_ENTRY_ALL_FLAGS) ||
-	    (e->ref_mask & ~WSC_ALL_ARGS_MASK))
+	if (unlikely(hdr & ~WSC_HDR_ALLOWED))
 		return -EINVAL;
-	if (!wsc_nr_allowed(e->nr))
+	if (unlikely(!wsc_nr_allowed(hdr & WSC_HDR_NR_MASK)))
 		return -ENOSYS;
 	if (likely(!e->ref_mask))
 		return 0;
@@ -115,7 +127,7 @@ int wsc_batch_copy_in(struct wsc_batch *b, const struct wsc_entry __user *uent,
 		unsafe_get_user(to[4], &from[4], efault);
 		unsafe_get_user(to[5], &from[5], efault);
 		unsafe_get_user(to[6], &from[6], efault);
-		ret = wsc_entry_validate(&b->ent[i], i);
+		ret = wsc_entry_validate(&b->ent[i], to[0], i);
 		if (unlikely(ret)) {
 			*error_index = i;
 			goto out;
@@ -146,14 +158,15 @@ efault:
 int wsc_batch_copy_out(const struct wsc_batch *b,
 		       struct wsc_result __user *ures, u32 done)
 {
+	bool timing = b->flags & WSC_SUBMIT_TIMING;
 	u32 i;
 
 	if (!user_write_access_begin(ures, done * sizeof(*ures)))
 		return -EFAULT;
 	for (i = 0; i < done; i++) {
 		unsafe_put_user(b->res[i].ret, &ures[i].ret, efault);
-		unsafe_put_user(b->res[i].duration_ns, &ures[i].duration_ns,
-				efault);
+		unsafe_put_user(timing ? b->res[i].duration_ns : 0,
+				&ures[i].duration_ns, efault);
 	}
 	user_write_access_end();
 	return 0;
@@ -231,28 +244,32 @@ static __always_inline void wsc_account(u16 slot, s64 ret, bool timing,
  */
 static __always_inline u32 wsc_batch_loop(struct wsc_batch *b, bool timing)
 {
+	const struct wsc_entry *ent = b->ent;
+	struct wsc_result *res = b->res;
 	struct pt_regs *regs = b->regs;
-	u32 nops = 0, nop_errors = 0, i;
+	u32 count = b->count, nops = 0, nop_errors = 0, i;
 	bool stopped = false;
 
-	for (i = 0; i < b->count; i++) {
-		const struct wsc_entry *e = &b->ent[i];
-		struct wsc_result *r = &b->res[i];
+	for (i = 0; i < count; i++) {
+		const struct wsc_entry *e = &ent[i];
 		u32 nr = e->nr;
 		u64 t0 = 0, ns = 0;
+		bool failed;
 		s64 ret;
 
 		if (unlikely(e->flags & WSC_ENTRY_NEW_CHAIN))
 			stopped = false;
 		if (unlikely(stopped)) {
-			ret = -ECANCELED;
-			goto done;
+			res[i].ret = -ECANCELED;
+			if (timing)
+				res[i].duration_ns = 0;
+			continue;
 		}
 		if (nr == WSC_NR_NOP && likely(!e->ref_mask)) {
 			ret = (s64)e->args[0];
 			goto nop;
 		}
-		if (unlikely(!wsc_load_args(regs, e, b->res))) {
+		if (unlikely(!wsc_load_args(regs, e, res))) {
 			ret = -ECANCELED;
 			goto done;
 		}
@@ -292,9 +309,12 @@ nop:
 		nops++;
 		nop_errors += wsc_failed(ret);
 done:
-		r->ret = ret;
-		r->duration_ns = ns;
-		if (wsc_failed(ret) && !(e->flags & WSC_ENTRY_IGNORE_FAILURE))
+		failed = wsc_failed(ret);
+		res[i].ret = ret;
+		/* Untimed, the copy-out writes the zero itself. */
+		if (timing)
+			res[i].duration_ns = ns;
+		if (unlikely(failed) && !(e->flags & WSC_ENTRY_IGNORE_FAILURE))
 			stopped = true;
 	}
 	this_cpu_add(wsc_stats->call[WSC_SLOT_NOP].calls, nops);
