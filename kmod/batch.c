@@ -78,16 +78,17 @@ static_assert(offsetof(struct wsc_entry, reserved) == 7);
 static __always_inline int wsc_entry_validate(const struct wsc_entry *e,
 					      u64 hdr, u32 index)
 {
+	u8 ref_mask = hdr >> 48;
 	unsigned int k;
 
 	if (unlikely(hdr & ~WSC_HDR_ALLOWED))
 		return -EINVAL;
 	if (unlikely(!wsc_nr_allowed(hdr & WSC_HDR_NR_MASK)))
 		return -ENOSYS;
-	if (likely(!e->ref_mask))
+	if (likely(!ref_mask))
 		return 0;
 	for (k = 0; k < WSC_MAX_ARGS; k++) {
-		if ((e->ref_mask & (1u << k)) && e->args[k] >= index)
+		if ((ref_mask & (1u << k)) && e->args[k] >= index)
 			return -EINVAL;
 	}
 	return 0;
@@ -110,24 +111,27 @@ static __always_inline int wsc_entry_validate(const struct wsc_entry *e,
 int wsc_batch_copy_in(struct wsc_batch *b, const struct wsc_entry __user *uent,
 		      u32 *error_index)
 {
-	u32 i;
+	struct wsc_entry *ent = b->ent;
+	u32 count = b->count, i;
 	int ret;
 
-	if (!user_read_access_begin(uent, b->count * sizeof(*uent)))
+	if (!user_read_access_begin(uent, count * sizeof(*uent)))
 		return -EFAULT;
-	for (i = 0; i < b->count; i++) {
+	for (i = 0; i < count; i++) {
 		const u64 __user *from = (const u64 __user *)&uent[i];
-		u64 *to = (u64 *)&b->ent[i];
+		u64 *to = (u64 *)&ent[i];
+		u64 hdr;
 
 		/* Word by word: see wsc_batch_copy_out(). */
-		unsafe_get_user(to[0], &from[0], efault);
+		unsafe_get_user(hdr, &from[0], efault);
 		unsafe_get_user(to[1], &from[1], efault);
 		unsafe_get_user(to[2], &from[2], efault);
 		unsafe_get_user(to[3], &from[3], efault);
 		unsafe_get_user(to[4], &from[4], efault);
 		unsafe_get_user(to[5], &from[5], efault);
 		unsafe_get_user(to[6], &from[6], efault);
-		ret = wsc_entry_validate(&b->ent[i], to[0], i);
+		to[0] = hdr;
+		ret = wsc_entry_validate(&ent[i], hdr, i);
 		if (unlikely(ret)) {
 			*error_index = i;
 			goto out;
@@ -158,14 +162,15 @@ efault:
 int wsc_batch_copy_out(const struct wsc_batch *b,
 		       struct wsc_result __user *ures, u32 done)
 {
+	const struct wsc_result *res = b->res;
 	bool timing = b->flags & WSC_SUBMIT_TIMING;
 	u32 i;
 
 	if (!user_write_access_begin(ures, done * sizeof(*ures)))
 		return -EFAULT;
 	for (i = 0; i < done; i++) {
-		unsafe_put_user(b->res[i].ret, &ures[i].ret, efault);
-		unsafe_put_user(timing ? b->res[i].duration_ns : 0,
+		unsafe_put_user(res[i].ret, &ures[i].ret, efault);
+		unsafe_put_user(timing ? res[i].duration_ns : 0,
 				&ures[i].duration_ns, efault);
 	}
 	user_write_access_end();
