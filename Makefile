@@ -140,9 +140,13 @@ install: all
 	install -m 644 include/uapi/linux/wsc.h $(DESTDIR)$(INCLUDEDIR)/linux/
 	install -m 755 $(CLI) $(DESTDIR)$(BINDIR)/
 
+# checkpatch.pl ships with the kernel source, not with the headers:
+# CHECKPATCH=/path/to/linux/scripts/checkpatch.pl make style
+CHECKPATCH ?= $(firstword $(wildcard $(KDIR)/scripts/checkpatch.pl \
+	/usr/src/linux-source-*/scripts/checkpatch.pl))
 style:
-	$(Q)$(KDIR)/scripts/checkpatch.pl --no-tree --terse -f kmod/*.c kmod/*.h \
-		include/uapi/linux/wsc.h || true
+	$(Q)test -n "$(CHECKPATCH)" || { echo "no checkpatch.pl: set CHECKPATCH" >&2; exit 1; }
+	$(Q)$(CHECKPATCH) --no-tree --terse -f kmod/*.c kmod/wsc.h include/uapi/linux/wsc.h
 
 clean:
 	$(Q)$(MAKE) -C "$(KDIR)" M="$(CURDIR)/kmod" clean >/dev/null 2>&1 || true

@@ -307,6 +307,21 @@ static void test_collect_mode_submits_at_threshold(void **state)
 	wsc_batch_destroy(b);
 }
 
+static void test_collect_flag_defaults_to_eight(void **state)
+{
+	struct wsc_batch *b;
+	unsigned int i;
+
+	(void)state;
+	assert_int_equal(wsc_batch_create(&b, WSC_BATCH_CONVENTIONAL |
+					      WSC_BATCH_COLLECT), 0);
+	for (i = 0; i < 9; i++)
+		wsc_prep_nop(b, i);
+	assert_int_equal(wsc_batch_completed(b), WSC_DEFAULT_THRESHOLD);
+	assert_int_equal(wsc_batch_kernel_entries(b), 1);
+	wsc_batch_destroy(b);
+}
+
 static void test_submissions_split_at_the_limit(void **state)
 {
 	struct script s;
@@ -453,6 +468,7 @@ int main(void)
 		cmocka_unit_test(test_resume_after_interruption),
 		cmocka_unit_test(test_resume_keeps_a_stopped_chain_stopped),
 		cmocka_unit_test(test_collect_mode_submits_at_threshold),
+		cmocka_unit_test(test_collect_flag_defaults_to_eight),
 		cmocka_unit_test(test_submissions_split_at_the_limit),
 		cmocka_unit_test(test_refused_submission_reports_the_entry),
 		cmocka_unit_test(test_conventional_runner_validates_like_the_module),

@@ -49,6 +49,8 @@ enum wsc_batch_flags {
 	WSC_BATCH_FALLBACK	= 1u << 1,
 	/* Always run conventionally (the baseline of a comparison). */
 	WSC_BATCH_CONVENTIONAL	= 1u << 2,
+	/* Collect mode from the start, at WSC_DEFAULT_THRESHOLD. */
+	WSC_BATCH_COLLECT	= 1u << 3,
 };
 
 /* Default collect-mode threshold: the WSC paper flushed at 8 calls. */
@@ -65,7 +67,7 @@ bool wsc_batch_is_native(const struct wsc_batch *b);
  * entries by itself when the next entry is queued (the WSC paper's
  * mechanism, which flushed at 8); wsc_batch_submit() flushes the rest.
  * Results of collected entries are there once they have been submitted.
- * 0 (the default) submits only when asked.
+ * 0 (the default without WSC_BATCH_COLLECT) submits only when asked.
  */
 int wsc_batch_set_threshold(struct wsc_batch *b, unsigned int threshold);
 

@@ -42,7 +42,7 @@ static int wsc_batch_grow(struct wsc_batch *b)
 int wsc_batch_create(struct wsc_batch **bp, unsigned int flags)
 {
 	const unsigned int known = WSC_BATCH_TIMING | WSC_BATCH_FALLBACK |
-				   WSC_BATCH_CONVENTIONAL;
+				   WSC_BATCH_CONVENTIONAL | WSC_BATCH_COLLECT;
 	struct wsc_batch *b;
 	struct wsc_version v;
 	int fd = -1;
@@ -69,6 +69,8 @@ int wsc_batch_create(struct wsc_batch **bp, unsigned int flags)
 	b->fd = fd;
 	b->flags = flags;
 	b->error_index = WSC_NO_INDEX;
+	if (flags & WSC_BATCH_COLLECT)
+		b->threshold = WSC_DEFAULT_THRESHOLD;
 	if (fd >= 0)
 		wsc_batch_set_runner(b, wsc_run_ioctl, b, WSC_MAX_ENTRIES);
 	else
