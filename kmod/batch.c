@@ -18,6 +18,7 @@
 #include <linux/percpu.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
+#include <linux/seccomp.h>
 #include <linux/timekeeping.h>
 #include <linux/uaccess.h>
 
@@ -39,17 +40,6 @@ static const unsigned short wsc_arg_offset[WSC_MAX_ARGS] = {
 static __always_inline bool wsc_failed(s64 ret)
 {
 	return IS_ERR_VALUE((unsigned long)ret);
-}
-
-/*
- * The kernel's internal restart codes, which its signal code turns into a
- * restart or -EINTR on the way out of a real system call.  They must never
- * reach userspace in a result.
- */
-static __always_inline bool wsc_is_restart(s64 ret)
-{
-	return ret == -ERESTARTSYS || ret == -ERESTARTNOINTR ||
-	       ret == -ERESTARTNOHAND || ret == -ERESTART_RESTARTBLOCK;
 }
 
 static __always_inline bool wsc_nr_allowed(u32 nr)
@@ -187,7 +177,7 @@ efault:
  */
 static __always_inline bool wsc_load_args(struct pt_regs *regs,
 					  const struct wsc_entry *e,
-					  const struct wsc_result *res)
+					  const struct wsc_result *res, u32 index)
 {
 	unsigned int k;
 
@@ -205,7 +195,8 @@ static __always_inline bool wsc_load_args(struct pt_regs *regs,
 
 		if (!(e->ref_mask & (1u << k)))
 			continue;
-		value = res[e->args[k]].ret;
+		/* Validated to be below @index; keep speculation there too. */
+		value = res[array_index_nospec(e->args[k], index)].ret;
 		if (wsc_failed(value))
 			return false;
 		*(unsigned long *)((char *)regs + wsc_arg_offset[k]) = value;
@@ -217,7 +208,8 @@ static __always_inline s64 wsc_call(struct pt_regs *regs, u32 nr)
 {
 	regs->orig_ax = nr;
 	regs->ax = -ENOSYS;
-	return wsc_dispatch[nr].fn(regs);
+	/* A mispredicted no-op test must not index past the table. */
+	return wsc_dispatch[array_index_nospec(nr, NR_syscalls)].fn(regs);
 }
 
 /* Count one call that ran; with timing, add its duration too. */
@@ -247,7 +239,8 @@ static __always_inline void wsc_account(u16 slot, s64 ret, bool timing,
  * mechanism's own cost is measured.  Returns the number of result slots
  * written.
  */
-static __always_inline u32 wsc_batch_loop(struct wsc_batch *b, bool timing)
+static __always_inline u32 wsc_batch_loop(struct wsc_batch *b, bool timing,
+					  long *restart)
 {
 	const struct wsc_entry *ent = b->ent;
 	struct wsc_result *res = b->res;
@@ -274,7 +267,7 @@ static __always_inline u32 wsc_batch_loop(struct wsc_batch *b, bool timing)
 			ret = (s64)e->args[0];
 			goto nop;
 		}
-		if (unlikely(!wsc_load_args(regs, e, res))) {
+		if (unlikely(!wsc_load_args(regs, e, res, i))) {
 			ret = -ECANCELED;
 			goto done;
 		}
@@ -283,10 +276,13 @@ static __always_inline u32 wsc_batch_loop(struct wsc_batch *b, bool timing)
 			goto nop;
 		}
 		/*
-		 * A signal stops the batch between calls; the first call always
-		 * runs so that every submission makes progress.
+		 * A signal stops the batch between calls, and so does a seccomp
+		 * filter that another thread has just installed on this one
+		 * (SECCOMP_FILTER_FLAG_TSYNC): the rest is refused when
+		 * resubmitted.  The first call always runs.
 		 */
-		if (i && unlikely(signal_pending(current)))
+		if (i && unlikely(signal_pending(current) ||
+				  READ_ONCE(current->seccomp.mode)))
 			break;
 
 		if (timing)
@@ -296,15 +292,27 @@ static __always_inline u32 wsc_batch_loop(struct wsc_batch *b, bool timing)
 			ns = ktime_get_ns() - t0;
 		if (unlikely(wsc_is_restart(ret))) {
 			/*
-			 * A call that asks to be restarted had no effect: leave
-			 * it unrun, so that it runs again once the signal has
-			 * been handled, as with SA_RESTART.
+			 * Interrupted before it had any effect.  As the first
+			 * entry, nothing has run: hand the code to the kernel's
+			 * own signal code, which restarts the ioctl or makes it
+			 * -EINTR exactly as for a real call.  Further in, the
+			 * entry is left unrun and a resubmission starts with it.
+			 * Only a sleep cut short (RESTARTBLOCK) has done
+			 * something: it reports -EINTR, its remainder written.
 			 */
-			if (ret != -ERESTART_RESTARTBLOCK && ret != -ERESTARTNOHAND &&
-			    signal_pending(current))
+			if (unlikely(!signal_pending(current))) {
+				/* No signal to act on it: it must not leak. */
+				ret = -EINTR;
+			} else if (ret != -ERESTART_RESTARTBLOCK) {
+				if (i == 0)
+					*restart = ret;
 				break;
-			/* The rest report what a caught signal makes them. */
-			ret = -EINTR;
+			} else if (i == 0) {
+				*restart = -ERESTARTNOHAND;
+				break;
+			} else {
+				ret = -EINTR;
+			}
 		}
 		wsc_account(wsc_dispatch[nr].slot, ret, timing, ns);
 		if (unlikely(need_resched()))
@@ -336,12 +344,19 @@ done:
  * chain until the next WSC_ENTRY_NEW_CHAIN entry; a pending signal stops
  * the batch before the next call that would run.
  *
- * Return: the number of leading entries that have a result; the rest did
- * not run.
+ * Return: the number of leading entries that have a result (the rest did
+ * not run), or a restart code (-ERESTARTSYS and kin) when the very first
+ * call was interrupted before it had any effect: then nothing ran, and
+ * the ioctl returns that code for the kernel's signal code to act on.
  */
-u32 wsc_batch_run(struct wsc_batch *b)
+long wsc_batch_run(struct wsc_batch *b)
 {
+	long restart = 0;
+	u32 done;
+
 	if (b->flags & WSC_SUBMIT_TIMING)
-		return wsc_batch_loop(b, true);
-	return wsc_batch_loop(b, false);
+		done = wsc_batch_loop(b, true, &restart);
+	else
+		done = wsc_batch_loop(b, false, &restart);
+	return restart ? restart : done;
 }

@@ -9,11 +9,13 @@
  */
 #include <linux/kernel.h>
 #include <linux/errno.h>
+#include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/miscdevice.h>
 #include <linux/module.h>
 #include <linux/pagemap.h>
 #include <linux/mm.h>
+#include <linux/nospec.h>
 #include <linux/sched.h>
 #include <linux/seccomp.h>
 #include <linux/slab.h>
@@ -55,7 +57,7 @@ static void *wsc_buf_get(struct wsc_file *wf, u32 count, bool *is_spare)
 	*is_spare = buf != NULL;
 	if (buf)
 		return buf;
-	return kvzalloc(WSC_BUF_SIZE(count), GFP_KERNEL);
+	return kvzalloc(WSC_BUF_SIZE(count), GFP_KERNEL_ACCOUNT);
 }
 
 static void wsc_buf_put(struct wsc_file *wf, void *buf, bool is_spare)
@@ -78,10 +80,11 @@ static int wsc_open(struct inode *inode, struct file *file)
 {
 	struct wsc_file *wf;
 
-	wf = kzalloc(sizeof(*wf), GFP_KERNEL);
+	wf = kzalloc(sizeof(*wf), GFP_KERNEL_ACCOUNT);
 	if (!wf)
 		return -ENOMEM;
-	wf->spare = kvzalloc(WSC_BUF_SIZE(WSC_MAX_ENTRIES), GFP_KERNEL);
+	/* Charged to the opener's memory cgroup, as any per-open memory. */
+	wf->spare = kvzalloc(WSC_BUF_SIZE(WSC_MAX_ENTRIES), GFP_KERNEL_ACCOUNT);
 	if (!wf->spare) {
 		kfree(wf);
 		return -ENOMEM;
@@ -123,7 +126,7 @@ static long wsc_ioctl_call_info(void __user *argp)
 	if (index >= wsc_nr_calls)
 		return -ENOENT;
 
-	c = &wsc_calls[index];
+	c = &wsc_calls[array_index_nospec(index, wsc_nr_calls)];
 	memset(&info, 0, sizeof(info));
 	info.index = index;
 	info.nr = c->nr;
@@ -172,9 +175,10 @@ static int wsc_submit_check(const struct wsc_submit *s)
 	return 0;
 }
 
-static long wsc_ioctl_submit(struct wsc_file *wf,
+static long wsc_ioctl_submit(struct file *file,
 			     struct wsc_submit __user *argp)
 {
+	struct wsc_file *wf = file->private_data;
 	struct wsc_result __user *results;
 	struct wsc_submit s;
 	struct wsc_batch b;
@@ -189,37 +193,47 @@ static long wsc_ioctl_submit(struct wsc_file *wf,
 	if (ret)
 		goto out_error_index;
 	results = u64_to_user_ptr(s.results);
-	/*
-	 * Prove every page of the results can be written before anything
-	 * runs: a result that cannot be returned would be a side effect
-	 * nobody sees.  This writes a zero into each page's first slot.
-	 */
-	if (fault_in_writeable((char __user *)results,
-			       s.count * sizeof(struct wsc_result)))
-		return -EFAULT;
 
 	buf = wsc_buf_get(wf, s.count, &is_spare);
 	if (!buf)
 		return -ENOMEM;
 	wsc_buf_layout(&b, buf, s.count);
 	b.flags = s.flags;
+	/*
+	 * A call of the batch may close this very descriptor; keep the file,
+	 * and with it this buffer's owner, until the submission is over.
+	 */
+	get_file(file);
 
 	ret = wsc_batch_copy_in(&b, u64_to_user_ptr(s.entries), &error_index);
-	if (!ret) {
-		u32 done = wsc_batch_run(&b);
+	if (ret)
+		goto out_put;
+	/*
+	 * Prove every page of the results can be written before anything
+	 * runs: a result that cannot be returned would be a side effect
+	 * nobody sees.  This writes a zero byte at the start of each page of
+	 * the array, after the entries were read, so an overlap cannot
+	 * corrupt them.
+	 */
+	ret = -EFAULT;
+	if (fault_in_writeable((char __user *)results,
+			       s.count * sizeof(struct wsc_result)))
+		goto out_put;
 
-		ret = done;
-		/*
-		 * Only a call of the batch itself (munmap, mprotect) can have
-		 * taken the results away since fault_in_writeable() above.
-		 */
-		if (wsc_batch_copy_out(&b, results, done))
-			ret = -EFAULT;
+	ret = wsc_batch_run(&b);
+	/*
+	 * A call of the batch, or another thread, can have unmapped the
+	 * results since: then say how many ran, in error_index.
+	 */
+	if (ret >= 0 && wsc_batch_copy_out(&b, results, ret)) {
+		error_index = ret;
+		ret = -EFAULT;
 	}
+out_put:
 	wsc_buf_put(wf, buf, is_spare);
-	if (ret >= 0)
+	fput(file);
+	if (ret >= 0 || wsc_is_restart(ret))
 		return ret;
-
 out_error_index:
 	if (put_user(error_index, &argp->error_index))
 		return -EFAULT;
@@ -232,7 +246,7 @@ static long wsc_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 
 	switch (cmd) {
 	case WSC_IOC_SUBMIT:
-		return wsc_ioctl_submit(file->private_data, argp);
+		return wsc_ioctl_submit(file, argp);
 	case WSC_IOC_VERSION:
 		return wsc_ioctl_version(argp);
 	case WSC_IOC_CALL_INFO:

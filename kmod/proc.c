@@ -7,6 +7,7 @@
  * row at a time so that a long report never sits in one buffer.
  */
 #include <linux/kernel.h>
+#include <linux/nospec.h>
 #include <linux/proc_fs.h>
 #include <linux/seq_file.h>
 
@@ -54,8 +55,12 @@ static void wsc_calls_header(struct seq_file *m)
 
 static void wsc_calls_row(struct seq_file *m, u32 i)
 {
-	const struct wsc_call *c = &wsc_calls[i];
+	const struct wsc_call *c;
 	struct wsc_call_stats s;
+
+	/* @i comes from the file position: keep speculation in bounds. */
+	i = array_index_nospec(i, wsc_nr_calls);
+	c = &wsc_calls[i];
 
 	wsc_stats_sum_call(i, &s);
 	if (!s.calls)

@@ -11,6 +11,7 @@
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
 #include <linux/string.h>
+#include <asm/cpufeature.h>
 
 #include "wsc.h"
 
@@ -49,8 +50,17 @@ static kallsyms_lookup_name_t wsc_find_kallsyms_lookup_name(void)
 				      (void *)(addr - WSC_ENDBR64_SIZE),
 				      sizeof(prefix)) &&
 	    prefix == WSC_ENDBR64)
-		addr -= WSC_ENDBR64_SIZE;
+		return (kallsyms_lookup_name_t)(addr - WSC_ENDBR64_SIZE);
 
+	/*
+	 * No ENDBR before the probe: fine without IBT, but with IBT
+	 * enforced the kernel sealed it away at boot and an indirect call
+	 * would trap.  Refuse to load rather than crash.
+	 */
+	if (cpu_feature_enabled(X86_FEATURE_IBT)) {
+		pr_err("kallsyms_lookup_name cannot be called indirectly under IBT\n");
+		return NULL;
+	}
 	return (kallsyms_lookup_name_t)addr;
 }
 

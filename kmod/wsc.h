@@ -5,6 +5,7 @@
 #ifndef _WSC_H
 #define _WSC_H
 
+#include <linux/errno.h>
 #include <linux/types.h>
 #include <linux/seq_file.h>
 #include <asm/syscall.h>
@@ -106,7 +107,18 @@ struct wsc_batch {
 
 int wsc_batch_copy_in(struct wsc_batch *b, const struct wsc_entry __user *uent,
 		      u32 *error_index);
-u32 wsc_batch_run(struct wsc_batch *b);
+long wsc_batch_run(struct wsc_batch *b);
+
+/*
+ * The kernel's internal restart codes, which its signal code turns into a
+ * restart or -EINTR on the way out of a system call.  They never reach
+ * userspace in a result.
+ */
+static __always_inline bool wsc_is_restart(long ret)
+{
+	return ret == -ERESTARTSYS || ret == -ERESTARTNOINTR ||
+	       ret == -ERESTARTNOHAND || ret == -ERESTART_RESTARTBLOCK;
+}
 int wsc_batch_copy_out(const struct wsc_batch *b,
 		       struct wsc_result __user *ures, u32 done);
 

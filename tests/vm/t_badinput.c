@@ -309,6 +309,7 @@ TEST(array_unmapped_halfway)
 /* A call of the batch that unmaps the results: reported, not hidden. */
 TEST(results_unmapped_by_the_batch)
 {
+	uint32_t error_index = 0;
 	struct wsc_entry ent[2];
 	struct wsc_result *res;
 	int fd = wsc_test_open();
@@ -318,7 +319,9 @@ TEST(results_unmapped_by_the_batch)
 	ASSERT_NE(res, MAP_FAILED);
 	ent[0] = ENT2(SYS_munmap, res, 4096);
 	ent[1] = ENT0(SYS_getpid);
-	EXPECT_EQ(wsc_test_submit(fd, ent, res, 2, 0, NULL), -EFAULT);
+	/* Both ran; error_index says so. */
+	EXPECT_EQ(wsc_test_submit(fd, ent, res, 2, 0, &error_index), -EFAULT);
+	EXPECT_EQ(error_index, 2);
 }
 
 TEST(unknown_ioctl_commands)

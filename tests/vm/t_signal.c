@@ -106,18 +106,20 @@ TEST(libwsc_resumes_after_signal)
 TEST(interrupted_sleep_reports_eintr)
 {
 	struct timespec req = { .tv_sec = 5 }, rem = { 0 };
-	struct wsc_entry ent[2];
-	struct wsc_result res[2];
+	struct wsc_entry ent[3];
+	struct wsc_result res[3];
 	int fd = wsc_test_open();
 	pid_t child;
 
 	catch_sigusr1(SA_RESTART);
-	ent[0] = ENT2(SYS_nanosleep, &req, &rem);
-	ent[1] = ENT0(SYS_getpid);
+	ent[0] = ENT0(SYS_getpid);
+	ent[1] = ENT2(SYS_nanosleep, &req, &rem);
+	ent[2] = ENT0(SYS_getpid);
 	child = signal_then_write(100, 0, -1);
-	ASSERT_EQ(wsc_test_submit(fd, ent, res, 2, 0, NULL), 2);
-	EXPECT_EQ(res[0].ret, -EINTR);
-	EXPECT_EQ(res[1].ret, -ECANCELED);
+	ASSERT_EQ(wsc_test_submit(fd, ent, res, 3, 0, NULL), 3);
+	EXPECT_EQ(res[0].ret, getpid());
+	EXPECT_EQ(res[1].ret, -EINTR);
+	EXPECT_EQ(res[2].ret, -ECANCELED);
 	EXPECT_GT(rem.tv_sec * 1000000000LL + rem.tv_nsec, 0);
 	waitpid(child, NULL, 0);
 }
@@ -126,19 +128,76 @@ TEST(interrupted_sleep_reports_eintr)
 TEST(signal_stops_batch_between_calls)
 {
 	struct timespec req = { .tv_sec = 5 }, rem;
-	struct wsc_entry ent[3];
-	struct wsc_result res[3];
+	struct wsc_entry ent[4];
+	struct wsc_result res[4];
 	int fd = wsc_test_open();
 	pid_t child;
 
 	catch_sigusr1(0);
-	ent[0] = ENT2(SYS_nanosleep, &req, &rem);
-	ent[0].flags = WSC_ENTRY_IGNORE_FAILURE;
-	ent[1] = ENT0(SYS_getpid);
+	ent[0] = ENT0(SYS_getpid);
+	ent[1] = ENT2(SYS_nanosleep, &req, &rem);
+	ent[1].flags = WSC_ENTRY_IGNORE_FAILURE;
 	ent[2] = ENT0(SYS_getpid);
+	ent[3] = ENT0(SYS_getpid);
 	child = signal_then_write(100, 0, -1);
-	ASSERT_EQ(wsc_test_submit(fd, ent, res, 3, 0, NULL), 1);
-	EXPECT_EQ(res[0].ret, -EINTR);
+	ASSERT_EQ(wsc_test_submit(fd, ent, res, 4, 0, NULL), 2);
+	EXPECT_EQ(res[1].ret, -EINTR);
+	EXPECT_EQ(caught, 1);
+	waitpid(child, NULL, 0);
+}
+
+/*
+ * When the first call is interrupted, nothing has run, and the kernel's
+ * own rules apply to the ioctl: without SA_RESTART it fails with EINTR...
+ */
+TEST(first_call_interrupted_without_sa_restart)
+{
+	struct wsc_entry ent[2];
+	struct wsc_result res[2];
+	struct wsc_batch *b;
+	int p[2], fd = wsc_test_open();
+	char c;
+	pid_t child;
+
+	ASSERT_EQ(pipe(p), 0);
+	catch_sigusr1(0);
+	ent[0] = ENT3(SYS_read, p[0], &c, 1);
+	ent[1] = ENT0(SYS_getpid);
+	child = signal_then_write(100, 0, -1);
+	EXPECT_EQ(wsc_test_submit(fd, ent, res, 2, 0, NULL), -EINTR);
+	EXPECT_EQ(caught, 1);
+	waitpid(child, NULL, 0);
+
+	/* ... and libwsc passes that on, with nothing marked as run. */
+	ASSERT_EQ(wsc_batch_create(&b, 0), 0);
+	ASSERT_EQ(wsc_prep_read(b, p[0], &c, 1), 0);
+	child = signal_then_write(100, 0, -1);
+	EXPECT_EQ(wsc_batch_submit(b), -EINTR);
+	EXPECT_EQ(wsc_batch_completed(b), 0);
+	EXPECT_EQ(wsc_batch_result(b, 0), -EAGAIN);
+	EXPECT_EQ(caught, 2);
+	wsc_batch_destroy(b);
+	waitpid(child, NULL, 0);
+}
+
+/* ... and with SA_RESTART the ioctl restarts by itself. */
+TEST(first_call_interrupted_with_sa_restart)
+{
+	struct wsc_entry ent[2];
+	struct wsc_result res[2];
+	int p[2], fd = wsc_test_open();
+	char c = 0;
+	pid_t child;
+
+	ASSERT_EQ(pipe(p), 0);
+	catch_sigusr1(SA_RESTART);
+	ent[0] = ENT3(SYS_read, p[0], &c, 1);
+	ent[1] = ENT0(SYS_getpid);
+	child = signal_then_write(100, 100, p[1]);
+	ASSERT_EQ(wsc_test_submit(fd, ent, res, 2, 0, NULL), 2);
+	EXPECT_EQ(res[0].ret, 1);
+	EXPECT_EQ(res[1].ret, getpid());
+	EXPECT_EQ(c, 'x');
 	EXPECT_EQ(caught, 1);
 	waitpid(child, NULL, 0);
 }

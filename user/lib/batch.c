@@ -218,6 +218,25 @@ static void wsc_batch_track_chain(struct wsc_batch *b, unsigned int first,
 	}
 }
 
+/*
+ * The module ran @ran entries but could not write their results back
+ * (the results array was unmapped meanwhile).  They did run: never submit
+ * them again.  Their results are unknown, so they read -EFAULT and the
+ * chain counts as stopped.
+ */
+static void wsc_batch_lost_results(struct wsc_batch *b, unsigned int ran)
+{
+	unsigned int i;
+
+	for (i = 0; i < ran; i++) {
+		b->res[b->done + i].ret = -EFAULT;
+		b->res[b->done + i].duration_ns = 0;
+	}
+	b->done += ran;
+	b->stopped = true;
+	b->error_index = WSC_NO_INDEX;
+}
+
 int wsc_batch_submit(struct wsc_batch *b)
 {
 	unsigned int first = b->done;
@@ -242,6 +261,11 @@ int wsc_batch_submit(struct wsc_batch *b)
 		ret = b->run(b->run_ctx, b->scratch, &b->res[b->done], n,
 			     run_flags, &error_index);
 		b->kernel_entries++;
+		if (ret == -EFAULT && error_index != WSC_NO_INDEX &&
+		    error_index <= n) {
+			wsc_batch_lost_results(b, error_index);
+			return ret;
+		}
 		if (ret < 0) {
 			b->error_index = error_index == WSC_NO_INDEX ?
 					 WSC_NO_INDEX : b->done + error_index;
