@@ -132,6 +132,20 @@ TEST(ref_mask_beyond_six_arguments)
 	expect_refused(&f, 8, 0, EINVAL, 2);
 }
 
+/* Each number in @nrs, put in entry @slot, is refused with ENOSYS. */
+static void expect_numbers_refused(const uint32_t *nrs, size_t n,
+				   uint32_t slot)
+{
+	struct fixture f;
+	size_t i;
+
+	setup(&f);
+	for (i = 0; i < n; i++) {
+		f.ent[slot].nr = nrs[i];
+		expect_refused(&f, 8, 0, ENOSYS, slot);
+	}
+}
+
 TEST(disallowed_syscalls)
 {
 	static const uint32_t refused[] = {
@@ -141,14 +155,8 @@ TEST(disallowed_syscalls)
 		SYS_ptrace, SYS_ioctl, SYS_setuid, SYS_init_module,
 		SYS_kexec_load, SYS_reboot,
 	};
-	struct fixture f;
-	size_t i;
 
-	setup(&f);
-	for (i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
-		f.ent[4].nr = refused[i];
-		expect_refused(&f, 8, 0, ENOSYS, 4);
-	}
+	expect_numbers_refused(refused, sizeof(refused) / sizeof(refused[0]), 4);
 }
 
 TEST(out_of_range_syscall_numbers)
@@ -157,14 +165,8 @@ TEST(out_of_range_syscall_numbers)
 		512, 1023, 4096, 0x40000000 | SYS_getpid, 0xfffe, 0x10000,
 		UINT32_MAX,
 	};
-	struct fixture f;
-	size_t i;
 
-	setup(&f);
-	for (i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
-		f.ent[1].nr = refused[i];
-		expect_refused(&f, 8, 0, ENOSYS, 1);
-	}
+	expect_numbers_refused(refused, sizeof(refused) / sizeof(refused[0]), 1);
 }
 
 TEST(reference_to_itself)

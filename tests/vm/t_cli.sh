@@ -45,6 +45,11 @@ check "--cpu out of range: exit 2" test "$(exit_code $wsc bench null --cpu 4096)
 check "unknown option: exit 2" test "$(exit_code $wsc info --bogus)" -eq 2
 check "unwritable --csv: exit 2, no file" sh -c \
 	"test \$($wsc bench null --iters 640 --csv /proc/nope.csv >/dev/null 2>&1; echo \$?) -eq 2 && test ! -e /proc/nope.csv"
+check "empty --csv: exit 2" test "$(exit_code $wsc bench null --iters 640 --csv '')" -eq 2
+check "--csv a directory: exit 2, nothing left" sh -c \
+	"test \$($wsc bench null --iters 640 --csv $out >/dev/null 2>&1; echo \$?) -eq 2 && test ! -e $out.tmp"
+check "--cpu offline: exit 2" sh -c \
+	"echo 0 > /sys/devices/system/cpu/cpu1/online && r=\$($wsc bench null --iters 640 --cpu 1 >/dev/null 2>&1; echo \$?); echo 1 > /sys/devices/system/cpu/cpu1/online; test \$r -eq 2"
 check "help exits 0" sh -c "$wsc --help >/dev/null && $wsc bench --help >/dev/null && $wsc info --help >/dev/null"
 
 rm -rf "$out"

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -358,7 +359,17 @@ static int bench_null(const struct bench_opts *o)
 
 	memset(res, 0, sizeof(res));
 	if (o->csv) {
-		snprintf(tmp, sizeof(tmp), "%s.tmp", o->csv);
+		struct stat st;
+
+		/* Refuse what could only fail at the end, after the run. */
+		if (!o->csv[0] || (!stat(o->csv, &st) && S_ISDIR(st.st_mode))) {
+			usage_error("bench", "--csv needs a file name, not '%s'", o->csv);
+			return EXIT_USAGE;
+		}
+		if (snprintf(tmp, sizeof(tmp), "%s.tmp", o->csv) >= (int)sizeof(tmp)) {
+			usage_error("bench", "--csv: path too long");
+			return EXIT_USAGE;
+		}
 		csv = fopen(tmp, "w");
 		if (!csv) {
 			usage_error("bench", "cannot write %s: %s", o->csv, strerror(errno));
@@ -371,11 +382,15 @@ static int bench_null(const struct bench_opts *o)
 			WSC_DEVICE_NAME, strerror(-fd));
 		goto out_csv;
 	}
-	if (pin_to_cpu(o->cpu)) {
-		fprintf(stderr, "wsc bench: cannot pin to CPU %d: %s\n", o->cpu,
-			strerror(errno));
+	ret = pin_to_cpu(o->cpu);
+	if (ret) {
+		/* An offline CPU, or one outside our cpuset: a bad argument. */
+		usage_error("bench", "cannot pin to CPU %d: %s", o->cpu,
+			    strerror(-ret));
+		ret = EXIT_USAGE;
 		goto out_fd;
 	}
+	ret = 1;
 
 	clock_ns = clock_cost_ns();
 	for (c = 0; c < BENCH_NR_CALLS; c++) {
@@ -392,6 +407,7 @@ static int bench_null(const struct bench_opts *o)
 		ret = write_csv(csv, res);
 		if (fclose(csv) || ret || rename(tmp, o->csv)) {
 			fprintf(stderr, "wsc bench: writing %s failed\n", o->csv);
+			unlink(tmp);
 			ret = 1;
 		}
 		csv = NULL;
