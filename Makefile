@@ -27,6 +27,10 @@ WSC_CFLAGS := -std=gnu11 -Wall -Wextra -Wshadow -Wstrict-prototypes \
 	-Wmissing-prototypes -D_GNU_SOURCE -DWSC_VERSION='"$(VERSION)"' \
 	-Iuser/include -Iinclude/uapi -Iinclude -Iuser/lib
 PKG_CONFIG ?= pkg-config
+# libwsc talks to the latency lab through libnl-genl-3.  Evaluated when
+# used, so that `make check` can install the package first.
+NL_CFLAGS = $(shell $(PKG_CONFIG) --cflags libnl-genl-3.0)
+NL_LIBS = $(shell $(PKG_CONFIG) --libs libnl-genl-3.0)
 
 B := build
 LIB_SRCS := $(wildcard user/lib/*.c)
@@ -70,7 +74,7 @@ user: $(STATIC_LIB) $(SHARED_LIB) $(B)/libwsc.pc $(CLI) $(UNIT_BINS) $(VM_BINS)
 $(B)/lib/%.o: user/lib/%.c $(wildcard user/lib/*.h user/include/*.h include/*.h include/uapi/linux/*.h)
 	$(call msg,CC,$<)
 	$(Q)mkdir -p $(dir $@)
-	$(Q)$(CC) $(CFLAGS) $(WSC_CFLAGS) -fPIC -c -o $@ $<
+	$(Q)$(CC) $(CFLAGS) $(WSC_CFLAGS) $(NL_CFLAGS) -fPIC -c -o $@ $<
 
 $(STATIC_LIB): $(LIB_OBJS)
 	$(call msg,AR,$@)
@@ -79,7 +83,8 @@ $(STATIC_LIB): $(LIB_OBJS)
 $(SHARED_LIB): $(LIB_OBJS) user/lib/libwsc.map
 	$(call msg,LD,$@)
 	$(Q)$(CC) -shared -Wl,-soname,$(SONAME) \
-		-Wl,--version-script,user/lib/libwsc.map -o $@ $(LIB_OBJS)
+		-Wl,--version-script,user/lib/libwsc.map -o $@ $(LIB_OBJS) \
+		$(NL_LIBS) -lm
 	$(Q)ln -sf libwsc.so.$(VERSION) $(B)/$(SONAME)
 	$(Q)ln -sf $(SONAME) $(B)/libwsc.so
 
@@ -88,24 +93,26 @@ $(B)/libwsc.pc: user/lib/libwsc.pc.in VERSION
 	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
 		-e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' $< > $@
 
-$(B)/cli/%.o: user/cli/%.c $(wildcard user/cli/*.h user/include/*.h include/uapi/linux/*.h)
+$(B)/cli/%.o: user/cli/%.c $(wildcard user/cli/*.h user/include/*.h include/*.h include/uapi/linux/*.h)
 	$(call msg,CC,$<)
 	$(Q)mkdir -p $(dir $@)
-	$(Q)$(CC) $(CFLAGS) $(WSC_CFLAGS) -Iuser/cli -c -o $@ $<
+	$(Q)$(CC) $(CFLAGS) $(WSC_CFLAGS) $(NL_CFLAGS) -Iuser/cli -c -o $@ $<
 
 $(CLI): $(CLI_OBJS) $(STATIC_LIB)
 	$(call msg,LD,$@)
-	$(Q)$(CC) -o $@ $(CLI_OBJS) $(STATIC_LIB) -lm -lpthread
+	$(Q)$(CC) -o $@ $(CLI_OBJS) $(STATIC_LIB) $(NL_LIBS) -lm -lpthread
 
-$(B)/tests/unit/%: tests/unit/%.c $(STATIC_LIB)
+$(B)/tests/unit/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(STATIC_LIB)
 	$(call msg,CC,$<)
 	$(Q)mkdir -p $(dir $@)
-	$(Q)$(CC) $(CFLAGS) $(WSC_CFLAGS) -o $@ $< $(STATIC_LIB) -lcmocka -lm
+	$(Q)$(CC) $(CFLAGS) $(WSC_CFLAGS) $(NL_CFLAGS) -o $@ $< $(STATIC_LIB) \
+		$(NL_LIBS) -lcmocka -lm
 
-$(B)/tests/vm/%: tests/vm/%.c tests/vm/harness.h $(STATIC_LIB)
+$(B)/tests/vm/%: tests/vm/%.c $(wildcard tests/vm/*.h) $(STATIC_LIB)
 	$(call msg,CC,$<)
 	$(Q)mkdir -p $(dir $@)
-	$(Q)$(CC) $(CFLAGS) $(WSC_CFLAGS) -Itests/vm -o $@ $< $(STATIC_LIB) -lpthread
+	$(Q)$(CC) $(CFLAGS) $(WSC_CFLAGS) $(NL_CFLAGS) -Itests/vm -o $@ $< \
+		$(STATIC_LIB) $(NL_LIBS) -lm -lpthread
 
 deps:
 	$(Q)tools/install-deps
@@ -138,6 +145,8 @@ install: all
 	install -m 644 $(B)/libwsc.pc $(DESTDIR)$(LIBDIR)/pkgconfig/
 	install -m 644 user/include/libwsc.h $(DESTDIR)$(INCLUDEDIR)/
 	install -m 644 include/uapi/linux/wsc.h $(DESTDIR)$(INCLUDEDIR)/linux/
+	install -m 644 include/wsc_summary.h include/wsc_hist.h \
+		include/wsc_experiments.h $(DESTDIR)$(INCLUDEDIR)/
 	install -m 755 $(CLI) $(DESTDIR)$(BINDIR)/
 
 # checkpatch.pl ships with the kernel source, not with the headers:
@@ -146,7 +155,8 @@ CHECKPATCH ?= $(firstword $(wildcard $(KDIR)/scripts/checkpatch.pl \
 	/usr/src/linux-source-*/scripts/checkpatch.pl))
 style:
 	$(Q)test -n "$(CHECKPATCH)" || { echo "no checkpatch.pl: set CHECKPATCH" >&2; exit 1; }
-	$(Q)$(CHECKPATCH) --no-tree --terse -f kmod/*.c kmod/wsc.h include/uapi/linux/wsc.h
+	$(Q)$(CHECKPATCH) --no-tree --terse -f kmod/*.c kmod/wsc.h include/uapi/linux/wsc.h \
+		include/wsc_*.h
 
 clean:
 	$(Q)$(MAKE) -C "$(KDIR)" M="$(CURDIR)/kmod" clean >/dev/null 2>&1 || true

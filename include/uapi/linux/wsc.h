@@ -195,4 +195,104 @@ struct wsc_call_info {
 #define WSC_IOC_CALL_INFO	_IOWR(WSC_IOC_MAGIC, 1, struct wsc_call_info)
 #define WSC_IOC_SUBMIT		_IOWR(WSC_IOC_MAGIC, 2, struct wsc_submit)
 
+/*
+ * The latency lab: generic netlink family WSC_LAT_GENL_NAME ("syscall_lat"),
+ * version WSC_LAT_GENL_VERSION.  Documentation/netlink/syscall_lat.yaml
+ * is the full description; in short:
+ *
+ *   WSC_LAT_CMD_RUN          do    CAP_SYS_ADMIN
+ *       in:  EXPERIMENT, ITERATIONS (default WSC_LAT_DEFAULT_ITERATIONS),
+ *            CPU (repeated, one per role of the experiment; default the
+ *            first online CPUs)
+ *       out: a result message (below) once the run has finished.
+ *       -EBUSY while another run is in progress; -EINTR if the caller is
+ *       signalled (the run is stopped, nothing is kept); -ESHUTDOWN if the
+ *       module is being unloaded.
+ *   WSC_LAT_CMD_GET_STATS    do    in: EXPERIMENT   out: a result message
+ *                            dump  out: one result message per experiment
+ *                                  that has a result
+ *       -ENODATA (do) when the experiment has no result.
+ *   WSC_LAT_CMD_GET_SAMPLES  dump  in: EXPERIMENT
+ *       out: messages of FIRST_INDEX and repeated SAMPLE, in the order the
+ *       samples were taken (role 0's first).
+ *   WSC_LAT_CMD_GET_HIST     dump  in: EXPERIMENT
+ *       out: messages of repeated BUCKET, the non-empty log-linear buckets
+ *       of each CPU.
+ *   WSC_LAT_CMD_RESET        do    CAP_SYS_ADMIN   in: EXPERIMENT (optional;
+ *       without it every result) - frees the results and raw samples.
+ *
+ * A result message carries EXPERIMENT, ITERATIONS, CPU (repeated), COUNT,
+ * ERRORS, WARMUP, the statistics of the raw samples in picoseconds (integer
+ * arithmetic keeps three decimals of a nanosecond): MEAN_PS, MEDIAN_PS,
+ * STDDEV_PS (sample standard deviation), MIN_PS, MAX_PS, CI95_LO_PS and
+ * CI95_HI_PS (mean +- 1.96 standard errors), P50_PS, P95_PS, P99_PS;
+ * TIMER_PS (median cost of a back-to-back ktime_get_ns() pair measured on
+ * the same CPU in the same run), BLOCK_PS (per-operation cost from blocks
+ * of BLOCK_OPS operations timed together; absent where the experiment
+ * sleeps), RUN_ID and DURATION_NS.
+ */
+#define WSC_LAT_GENL_NAME		"syscall_lat"
+#define WSC_LAT_GENL_VERSION		1
+
+#define WSC_LAT_NAME_MAX		31	/* longest experiment name */
+#define WSC_LAT_DEFAULT_ITERATIONS	1000000
+#define WSC_LAT_MAX_ITERATIONS		10000000
+#define WSC_LAT_MAX_ROLES		2	/* CPUs an experiment uses */
+
+enum wsc_lat_cmd {
+	WSC_LAT_CMD_UNSPEC,
+	WSC_LAT_CMD_RUN,
+	WSC_LAT_CMD_GET_STATS,
+	WSC_LAT_CMD_GET_SAMPLES,
+	WSC_LAT_CMD_GET_HIST,
+	WSC_LAT_CMD_RESET,
+
+	__WSC_LAT_CMD_MAX,
+	WSC_LAT_CMD_MAX = __WSC_LAT_CMD_MAX - 1
+};
+
+enum wsc_lat_attr {
+	WSC_LAT_A_UNSPEC,
+	WSC_LAT_A_PAD,
+	WSC_LAT_A_EXPERIMENT,		/* string */
+	WSC_LAT_A_ITERATIONS,		/* u32 */
+	WSC_LAT_A_CPU,			/* u32, repeated: one per role */
+	WSC_LAT_A_COUNT,		/* u64: valid samples */
+	WSC_LAT_A_ERRORS,		/* u64: samples refused (negative) */
+	WSC_LAT_A_WARMUP,		/* u32: iterations discarded per role */
+	WSC_LAT_A_MEAN_PS,		/* u64 */
+	WSC_LAT_A_MEDIAN_PS,		/* u64 */
+	WSC_LAT_A_STDDEV_PS,		/* u64 */
+	WSC_LAT_A_MIN_PS,		/* u64 */
+	WSC_LAT_A_MAX_PS,		/* u64 */
+	WSC_LAT_A_CI95_LO_PS,		/* u64 */
+	WSC_LAT_A_CI95_HI_PS,		/* u64 */
+	WSC_LAT_A_P50_PS,		/* u64 */
+	WSC_LAT_A_P95_PS,		/* u64 */
+	WSC_LAT_A_P99_PS,		/* u64 */
+	WSC_LAT_A_TIMER_PS,		/* u64 */
+	WSC_LAT_A_BLOCK_PS,		/* u64 */
+	WSC_LAT_A_BLOCK_OPS,		/* u32 */
+	WSC_LAT_A_RUN_ID,		/* u64: counts runs since load */
+	WSC_LAT_A_DURATION_NS,		/* u64: wall time of the run */
+	WSC_LAT_A_FIRST_INDEX,		/* u64: index of the message's first SAMPLE */
+	WSC_LAT_A_SAMPLE,		/* u64 ns, repeated */
+	WSC_LAT_A_BUCKET,		/* nest of WSC_LAT_BUCKET_*, repeated */
+
+	__WSC_LAT_A_MAX,
+	WSC_LAT_A_MAX = __WSC_LAT_A_MAX - 1
+};
+
+enum wsc_lat_bucket_attr {
+	WSC_LAT_BUCKET_UNSPEC,
+	WSC_LAT_BUCKET_PAD,
+	WSC_LAT_BUCKET_CPU,		/* u32 */
+	WSC_LAT_BUCKET_LOW_NS,		/* u64: smallest value in the bucket */
+	WSC_LAT_BUCKET_HIGH_NS,		/* u64: largest value in the bucket */
+	WSC_LAT_BUCKET_COUNT,		/* u64 */
+
+	__WSC_LAT_BUCKET_MAX,
+	WSC_LAT_BUCKET_MAX = __WSC_LAT_BUCKET_MAX - 1
+};
+
 #endif /* _UAPI_LINUX_WSC_H */
