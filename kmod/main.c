@@ -22,9 +22,15 @@ static int __init wsc_init(void)
 	ret = wsc_stats_init();
 	if (ret)
 		return ret;
-	ret = wsc_proc_init();
+	ret = wsc_genl_init();
 	if (ret)
 		goto err_stats;
+	ret = wsc_lab_init();
+	if (ret)
+		goto err_genl;
+	ret = wsc_proc_init();
+	if (ret)
+		goto err_lab;
 	ret = wsc_device_init();
 	if (ret)
 		goto err_proc;
@@ -35,6 +41,10 @@ static int __init wsc_init(void)
 
 err_proc:
 	wsc_proc_exit();
+err_lab:
+	wsc_lab_exit();
+err_genl:
+	wsc_genl_exit();
 err_stats:
 	wsc_stats_exit();
 	return ret;
@@ -44,6 +54,9 @@ static void __exit wsc_exit(void)
 {
 	wsc_device_exit();
 	wsc_proc_exit();
+	/* Stops a run in progress, so that its RUN command can return. */
+	wsc_lab_exit();
+	wsc_genl_exit();
 	wsc_stats_exit();
 }
 

@@ -7,34 +7,71 @@
  * row at a time so that a long report never sits in one buffer.
  */
 #include <linux/kernel.h>
+#include <linux/ktime.h>
+#include <linux/math64.h>
 #include <linux/nospec.h>
 #include <linux/proc_fs.h>
 #include <linux/seq_file.h>
 
-#include "wsc.h"
+#include "lab.h"
 
 #define WSC_PROC_NAME	"syscall_lat"
+
+/* Power-of-two histogram buckets: [2^k, 2^(k+1)) for k = 0..63. */
+#define WSC_PROC_LOG2		64
+
+/**
+ * struct wsc_proc_iter - one open file's view of the report
+ * @section:  the section of the current line
+ * @line:     the line in it: 0 is the header, n + 1 is row n
+ * @taken:    the fields below hold a snapshot
+ * @status:   the lab's state when the snapshot was taken
+ * @result:   each experiment's result then, referenced, or NULL
+ * @log2:     each result's histogram merged over CPUs into powers of two
+ * @log2_lo:  first non-empty power-of-two bucket of each result
+ * @log2_n:   power-of-two buckets from the first to the last non-empty one
+ *
+ * The lab's part of the report comes from a snapshot taken when reading
+ * starts at offset 0, so that a run finishing in the middle of a read
+ * cannot mix two results in one section.
+ */
+struct wsc_proc_iter {
+	u32 section;
+	u32 line;
+	bool taken;
+	struct wsc_lat_status status;
+	struct wsc_lat_result *result[WSC_NR_EXPERIMENTS];
+	u64 log2[WSC_NR_EXPERIMENTS][WSC_PROC_LOG2];
+	u32 log2_lo[WSC_NR_EXPERIMENTS];
+	u32 log2_n[WSC_NR_EXPERIMENTS];
+};
 
 /**
  * struct wsc_proc_section - one part of the report
  * @rows:   how many rows it has now
- * @header: print the section's header
+ * @header: print the section's header (a section after the first starts
+ *          with an empty line); printing nothing is allowed
  * @row:    print row @i; printing nothing is allowed
+ * @arg:    passed to each, e.g. which experiment
  */
 struct wsc_proc_section {
-	u32 (*rows)(void);
-	void (*header)(struct seq_file *m);
-	void (*row)(struct seq_file *m, u32 i);
+	u32 (*rows)(struct wsc_proc_iter *it, unsigned int arg);
+	void (*header)(struct seq_file *m, struct wsc_proc_iter *it,
+		       unsigned int arg);
+	void (*row)(struct seq_file *m, struct wsc_proc_iter *it,
+		    unsigned int arg, u32 i);
+	unsigned int arg;
 };
 
 /* The wsc section: counts and latency of wrapped calls. */
 
-static u32 wsc_calls_rows(void)
+static u32 wsc_calls_rows(struct wsc_proc_iter *it, unsigned int arg)
 {
 	return wsc_nr_calls;
 }
 
-static void wsc_calls_header(struct seq_file *m)
+static void wsc_calls_header(struct seq_file *m, struct wsc_proc_iter *it,
+			     unsigned int arg)
 {
 	struct wsc_call_stats sum, total = {};
 	u32 i;
@@ -53,7 +90,8 @@ static void wsc_calls_header(struct seq_file *m)
 		   "calls", "errors", "timed", "mean_ns", "max_ns");
 }
 
-static void wsc_calls_row(struct seq_file *m, u32 i)
+static void wsc_calls_row(struct seq_file *m, struct wsc_proc_iter *it,
+			  unsigned int arg, u32 i)
 {
 	const struct wsc_call *c;
 	struct wsc_call_stats s;
@@ -71,29 +109,178 @@ static void wsc_calls_row(struct seq_file *m, u32 i)
 		   s.max_ns);
 }
 
+/* The lab's state: idle, or what is running. */
+
+static u32 wsc_lab_rows(struct wsc_proc_iter *it, unsigned int arg)
+{
+	return 0;
+}
+
+static void wsc_lab_header(struct seq_file *m, struct wsc_proc_iter *it,
+			   unsigned int arg)
+{
+	const struct wsc_lat_status *st = &it->status;
+	u32 i;
+
+	if (!st->running) {
+		seq_puts(m, "\n# lab: idle\n");
+		return;
+	}
+	seq_printf(m, "\n# lab: running %s (run %llu) on CPU",
+		   wsc_experiments[st->req.exp].name, st->run_id);
+	for (i = 0; i < st->req.nr_cpus; i++)
+		seq_printf(m, "%s%u", i ? "," : " ", st->req.cpu[i]);
+	seq_printf(m, ", %u iterations, for %llu ms; its result is not shown until it ends\n",
+		   st->req.iterations,
+		   div_u64(ktime_get_ns() - st->started_ns, NSEC_PER_MSEC));
+}
+
+/* One section per experiment with a result. */
+
+static void wsc_proc_ps(struct seq_file *m, u64 ps)
+{
+	seq_printf(m, " %9llu.%03llu", div_u64(ps, 1000), ps % 1000);
+}
+
+/* @ps less the clock's cost, never below zero. */
+static u64 wsc_proc_net(u64 ps, u64 clock_ps)
+{
+	return ps > clock_ps ? ps - clock_ps : 0;
+}
+
+static void wsc_lat_figures(struct seq_file *m, const char *label,
+			    const struct wsc_summary *s, u64 clock_ps)
+{
+	seq_printf(m, "%-6s %12llu", label, s->count);
+	wsc_proc_ps(m, wsc_proc_net(s->mean_ps, clock_ps));
+	wsc_proc_ps(m, wsc_proc_net(s->median_ps, clock_ps));
+	wsc_proc_ps(m, s->stddev_ps);
+	wsc_proc_ps(m, wsc_proc_net(s->min_ps, clock_ps));
+	wsc_proc_ps(m, wsc_proc_net(s->max_ps, clock_ps));
+	wsc_proc_ps(m, wsc_proc_net(s->ci95_lo_ps, clock_ps));
+	wsc_proc_ps(m, wsc_proc_net(s->ci95_hi_ps, clock_ps));
+	wsc_proc_ps(m, wsc_proc_net(s->p50_ps, clock_ps));
+	wsc_proc_ps(m, wsc_proc_net(s->p95_ps, clock_ps));
+	wsc_proc_ps(m, wsc_proc_net(s->p99_ps, clock_ps));
+	seq_putc(m, '\n');
+}
+
+static u32 wsc_lat_rows(struct wsc_proc_iter *it, unsigned int exp)
+{
+	return it->log2_n[exp];
+}
+
+static void wsc_lat_header(struct seq_file *m, struct wsc_proc_iter *it,
+			   unsigned int exp)
+{
+	const struct wsc_lat_result *r = it->result[exp];
+	const struct wsc_experiment *e = &wsc_experiments[exp];
+	u32 i;
+
+	if (!r)
+		return;
+	seq_printf(m, "\n# lab %s: %s\n", e->name, e->what);
+	seq_printf(m, "# run %llu on CPU", r->run_id);
+	for (i = 0; i < r->req.nr_cpus; i++)
+		seq_printf(m, "%s%u", i ? "," : " ", r->req.cpu[i]);
+	seq_printf(m, ": %u iterations, %llu samples, %llu errors (negative, not kept), %u warm-up iterations discarded, %llu ms\n",
+		   r->req.iterations, r->sum.count, r->errors, r->warmup,
+		   div_u64(r->duration_ns, NSEC_PER_MSEC));
+	seq_printf(m, "# clock: a ktime_get_ns() pair costs %llu.%03llu ns (median, same CPU, same run); net = raw - clock\n",
+		   div_u64(r->timer_ps, 1000), r->timer_ps % 1000);
+	seq_printf(m, "%-6s %12s %13s %13s %13s %13s %13s %13s %13s %13s %13s %13s\n",
+		   "ns", "count", "mean", "median", "stddev", "min", "max",
+		   "ci95_lo", "ci95_hi", "p50", "p95", "p99");
+	wsc_lat_figures(m, "raw", &r->sum, 0);
+	wsc_lat_figures(m, "net", &r->sum, r->timer_ps);
+	if (r->block_ops)
+		seq_printf(m, "# block: %u operations timed together cost %llu.%03llu ns each (median of %u blocks)\n",
+			   r->block_ops, div_u64(r->block_ps, 1000),
+			   r->block_ps % 1000, WSC_LAT_BLOCKS);
+	seq_printf(m, "# histogram of the raw samples, all CPUs: %s %s %s\n",
+		   "low_ns", "high_ns", "count");
+}
+
+static void wsc_lat_row(struct seq_file *m, struct wsc_proc_iter *it,
+			unsigned int exp, u32 i)
+{
+	u32 k = array_index_nospec(it->log2_lo[exp] + i, WSC_PROC_LOG2);
+	u64 low = k ? 1ULL << k : 0;
+	u64 high = (1ULL << k << 1) - 1;
+
+	seq_printf(m, "%20llu %20llu %12llu\n", low, high, it->log2[exp][k]);
+}
+
+/* Merge a result's per-CPU buckets into powers of two. */
+static void wsc_proc_merge(struct wsc_proc_iter *it, unsigned int exp)
+{
+	const struct wsc_lat_result *r = it->result[exp];
+	u64 *log2 = it->log2[exp];
+	u32 i, b, lo = WSC_PROC_LOG2, hi = 0;
+
+	memset(log2, 0, sizeof(it->log2[exp]));
+	it->log2_n[exp] = 0;
+	if (!r)
+		return;
+	for (i = 0; i < r->req.nr_cpus; i++)
+		for (b = 0; b < WSC_HIST_BUCKETS; b++)
+			log2[wsc_hist_log2(b)] += r->hist[i][b];
+	for (b = 0; b < WSC_PROC_LOG2; b++) {
+		if (!log2[b])
+			continue;
+		lo = min(lo, b);
+		hi = b;
+	}
+	if (lo < WSC_PROC_LOG2) {
+		it->log2_lo[exp] = lo;
+		it->log2_n[exp] = hi - lo + 1;
+	}
+}
+
+static void wsc_proc_drop(struct wsc_proc_iter *it)
+{
+	unsigned int i;
+
+	for (i = 0; i < WSC_NR_EXPERIMENTS; i++) {
+		wsc_lat_put(it->result[i]);
+		it->result[i] = NULL;
+	}
+	it->taken = false;
+}
+
+static void wsc_proc_take(struct wsc_proc_iter *it)
+{
+	unsigned int i;
+
+	wsc_proc_drop(it);
+	wsc_lat_status(&it->status);
+	for (i = 0; i < WSC_NR_EXPERIMENTS; i++) {
+		it->result[i] = wsc_lat_get(i);
+		wsc_proc_merge(it, i);
+	}
+	it->taken = true;
+}
+
+#define WSC_PROC_LAB_SECTION(id, n, r, f, w) \
+	{ wsc_lat_rows, wsc_lat_header, wsc_lat_row, WSC_EXP_##id },
+
 static const struct wsc_proc_section wsc_proc_sections[] = {
-	{ wsc_calls_rows, wsc_calls_header, wsc_calls_row },
+	{ wsc_calls_rows, wsc_calls_header, wsc_calls_row, 0 },
+	{ wsc_lab_rows, wsc_lab_header, NULL, 0 },
+	WSC_FOR_EACH_EXPERIMENT(WSC_PROC_LAB_SECTION)
 };
 
-/*
- * A position names a section and a line in it: line 0 is the header,
- * line n + 1 is row n.  Sections are walked in order.
- */
-struct wsc_proc_pos {
-	u32 section;
-	u32 line;
-};
-
-static bool wsc_proc_locate(loff_t pos, struct wsc_proc_pos *p)
+static bool wsc_proc_locate(struct wsc_proc_iter *it, loff_t pos)
 {
 	u32 i;
 
 	for (i = 0; i < ARRAY_SIZE(wsc_proc_sections); i++) {
-		loff_t lines = 1 + (loff_t)wsc_proc_sections[i].rows();
+		const struct wsc_proc_section *s = &wsc_proc_sections[i];
+		loff_t lines = 1 + (loff_t)s->rows(it, s->arg);
 
 		if (pos < lines) {
-			p->section = i;
-			p->line = pos;
+			it->section = i;
+			it->line = pos;
 			return true;
 		}
 		pos -= lines;
@@ -103,15 +290,19 @@ static bool wsc_proc_locate(loff_t pos, struct wsc_proc_pos *p)
 
 static void *wsc_proc_start(struct seq_file *m, loff_t *pos)
 {
-	struct wsc_proc_pos *p = m->private;
+	struct wsc_proc_iter *it = m->private;
 
-	return wsc_proc_locate(*pos, p) ? p : NULL;
+	if (*pos == 0 || !it->taken)
+		wsc_proc_take(it);
+	return wsc_proc_locate(it, *pos) ? it : NULL;
 }
 
 static void *wsc_proc_next(struct seq_file *m, void *v, loff_t *pos)
 {
+	struct wsc_proc_iter *it = m->private;
+
 	++*pos;
-	return wsc_proc_start(m, pos);
+	return wsc_proc_locate(it, *pos) ? it : NULL;
 }
 
 static void wsc_proc_stop(struct seq_file *m, void *v)
@@ -120,16 +311,13 @@ static void wsc_proc_stop(struct seq_file *m, void *v)
 
 static int wsc_proc_show(struct seq_file *m, void *v)
 {
-	const struct wsc_proc_pos *p = v;
-	const struct wsc_proc_section *s = &wsc_proc_sections[p->section];
+	struct wsc_proc_iter *it = v;
+	const struct wsc_proc_section *s = &wsc_proc_sections[it->section];
 
-	if (p->line == 0) {
-		if (p->section)
-			seq_putc(m, '\n');
-		s->header(m);
-	} else {
-		s->row(m, p->line - 1);
-	}
+	if (it->line == 0)
+		s->header(m, it, s->arg);
+	else
+		s->row(m, it, s->arg, it->line - 1);
 	return 0;
 }
 
@@ -140,13 +328,32 @@ static const struct seq_operations wsc_proc_seq_ops = {
 	.show	= wsc_proc_show,
 };
 
+static int wsc_proc_open(struct inode *inode, struct file *file)
+{
+	return seq_open_private(file, &wsc_proc_seq_ops,
+				sizeof(struct wsc_proc_iter));
+}
+
+static int wsc_proc_release(struct inode *inode, struct file *file)
+{
+	struct seq_file *m = file->private_data;
+
+	wsc_proc_drop(m->private);
+	return seq_release_private(inode, file);
+}
+
+static const struct proc_ops wsc_proc_ops = {
+	.proc_open	= wsc_proc_open,
+	.proc_read	= seq_read,
+	.proc_lseek	= seq_lseek,
+	.proc_release	= wsc_proc_release,
+};
+
 int wsc_proc_init(void)
 {
 	struct proc_dir_entry *pde;
 
-	pde = proc_create_seq_private(WSC_PROC_NAME, 0444, NULL,
-				      &wsc_proc_seq_ops,
-				      sizeof(struct wsc_proc_pos), NULL);
+	pde = proc_create(WSC_PROC_NAME, 0444, NULL, &wsc_proc_ops);
 	return pde ? 0 : -ENOMEM;
 }
 
