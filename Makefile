@@ -156,7 +156,7 @@ CHECKPATCH ?= $(firstword $(wildcard $(KDIR)/scripts/checkpatch.pl \
 style:
 	$(Q)test -n "$(CHECKPATCH)" || { echo "no checkpatch.pl: set CHECKPATCH" >&2; exit 1; }
 	$(Q)$(CHECKPATCH) --no-tree --terse -f kmod/*.c kmod/wsc.h include/uapi/linux/wsc.h \
-		include/wsc_*.h
+		include/wsc_summary.h include/wsc_hist.h
 
 clean:
 	$(Q)$(MAKE) -C "$(KDIR)" M="$(CURDIR)/kmod" clean >/dev/null 2>&1 || true

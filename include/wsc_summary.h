@@ -25,7 +25,6 @@
 
 #include <linux/types.h>
 
-typedef unsigned __int128 wsc_u128;
 
 /**
  * struct wsc_summary - what a set of samples says
@@ -49,9 +48,9 @@ struct wsc_summary {
 };
 
 /* @n / @d for a 64-bit @d, by long division (no __udivti3 in the kernel). */
-static inline wsc_u128 wsc_u128_div(wsc_u128 n, __u64 d)
+static inline unsigned __int128 wsc_u128_div(unsigned __int128 n, __u64 d)
 {
-	wsc_u128 q = 0, r = 0;
+	unsigned __int128 q = 0, r = 0;
 	int bit;
 
 	if ((n >> 64) == 0)
@@ -60,16 +59,16 @@ static inline wsc_u128 wsc_u128_div(wsc_u128 n, __u64 d)
 		r = (r << 1) | ((n >> bit) & 1);
 		if (r >= d) {
 			r -= d;
-			q |= (wsc_u128)1 << bit;
+			q |= (unsigned __int128)1 << bit;
 		}
 	}
 	return q;
 }
 
 /* floor(sqrt(@v)), digit by digit. */
-static inline __u64 wsc_u128_sqrt(wsc_u128 v)
+static inline __u64 wsc_u128_sqrt(unsigned __int128 v)
 {
-	wsc_u128 root = 0, bit = (wsc_u128)1 << 126;
+	unsigned __int128 root = 0, bit = (unsigned __int128)1 << 126;
 
 	while (bit > v)
 		bit >>= 2;
@@ -113,7 +112,7 @@ static inline __u64 wsc_summary_quantile_ps(const __u64 *sorted, __u64 n,
 static inline void wsc_summary_compute(const __u64 *sorted, __u64 n,
 				       struct wsc_summary *s)
 {
-	wsc_u128 sum = 0, sq = 0, var, se2;
+	unsigned __int128 sum = 0, sq = 0, var, se2;
 	__u64 i, half;
 
 	*s = (struct wsc_summary){ .count = n };
@@ -131,7 +130,7 @@ static inline void wsc_summary_compute(const __u64 *sorted, __u64 n,
 			__u64 d = x > s->mean_ps ? x - s->mean_ps :
 						   s->mean_ps - x;
 
-			sq += (wsc_u128)d * d;
+			sq += (unsigned __int128)d * d;
 		}
 		var = wsc_u128_div(sq, n - 1);
 		s->stddev_ps = wsc_u128_sqrt(var);
