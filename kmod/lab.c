@@ -175,6 +175,8 @@ static void wsc_lat_share_out(struct wsc_lat_run *run,
 	}
 	run->role[0].samples = res->samples;
 	run->role[1].samples = res->samples + run->role[0].quota;
+	run->role[0].hist = res->hist[0];
+	run->role[1].hist = res->hist[1];
 }
 
 static struct wsc_lat_run *wsc_lat_run_alloc(const struct wsc_lat_request *req)
