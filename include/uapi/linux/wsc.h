@@ -205,9 +205,13 @@ struct wsc_call_info {
  *            CPU (repeated, one per role of the experiment; default the
  *            first online CPUs)
  *       out: a result message (below) once the run has finished.
- *       -EBUSY while another run is in progress; -EINTR if the caller is
- *       signalled (the run is stopped, nothing is kept); -ESHUTDOWN if the
- *       module is being unloaded.
+ *       -EBUSY while another run is in progress; -ECANCELED if the caller
+ *       is signalled (the run is stopped, nothing is kept; not -EINTR,
+ *       which netlink_rcv_skb() would take for "a dump has started");
+ *       -ESHUTDOWN if the module is being unloaded; -ENOENT for an
+ *       unknown experiment; -EINVAL for a CPU out of range, offline,
+ *       given twice or a wrong number of CPUs; -EPERM without
+ *       CAP_SYS_ADMIN.
  *   WSC_LAT_CMD_GET_STATS    do    in: EXPERIMENT   out: a result message
  *                            dump  out: one result message per experiment
  *                                  that has a result
@@ -220,6 +224,10 @@ struct wsc_call_info {
  *       of each CPU.
  *   WSC_LAT_CMD_RESET        do    CAP_SYS_ADMIN   in: EXPERIMENT (optional;
  *       without it every result) - frees the results and raw samples.
+ *
+ * Every refusal carries an extended-ack message.  A refused dump (no such
+ * experiment, no result: -ENODATA) reports its errno and message in the
+ * NLMSG_DONE that ends it, because on 6.1 a dump's start has no extack.
  *
  * A result message carries EXPERIMENT, ITERATIONS, CPU (repeated), COUNT,
  * ERRORS, WARMUP, the statistics of the raw samples in picoseconds (integer
