@@ -12,13 +12,19 @@
  *
  *   mean     sum / n, rounded to the nearest picosecond
  *   stddev   sample standard deviation (n - 1 in the denominator), rounded
- *            down; it describes the spread of the samples
+ *            down; it describes the spread of the samples.  The variance
+ *            is floor(sum((x - mean)^2) / (n - 1)) in ps^2, the deviations
+ *            taken from the rounded mean
  *   ci95     mean -+ 1.96 standard errors (stddev / sqrt(n)), the normal
- *            approximation, sound for the thousands of samples a run takes
+ *            approximation, sound for the thousands of samples a run takes;
+ *            the half-width is floor(sqrt(3.8416 variance / n))
  *   pXX      linear interpolation between closest ranks (Hyndman and
  *            Fan's type 7, Python's statistics.quantiles(method=
  *            "inclusive"), R's default), exact in picoseconds
  *   median   p50
+ *
+ * Exact for up to 2^25 samples of less than 2^42 ns (73 minutes) each;
+ * beyond that the 128-bit sums may overflow.
  */
 #ifndef _WSC_SUMMARY_H
 #define _WSC_SUMMARY_H
@@ -112,7 +118,7 @@ static inline __u64 wsc_summary_quantile_ps(const __u64 *sorted, __u64 n,
 static inline void wsc_summary_compute(const __u64 *sorted, __u64 n,
 				       struct wsc_summary *s)
 {
-	unsigned __int128 sum = 0, sq = 0, var, se2;
+	unsigned __int128 sum = 0, sq = 0, var;
 	__u64 i, half;
 
 	*s = (struct wsc_summary){ .count = n };
@@ -134,9 +140,11 @@ static inline void wsc_summary_compute(const __u64 *sorted, __u64 n,
 		}
 		var = wsc_u128_div(sq, n - 1);
 		s->stddev_ps = wsc_u128_sqrt(var);
-		/* 1.96^2 = 3.8416: the half-width is sqrt(3.8416 var / n). */
-		se2 = wsc_u128_div(var, n);
-		half = wsc_u128_sqrt(wsc_u128_div(se2 * 38416, 10000));
+		/*
+		 * 1.96^2 = 3.8416: the half-width is sqrt(3.8416 var / n),
+		 * in one division so that only the result is rounded down.
+		 */
+		half = wsc_u128_sqrt(wsc_u128_div(var * 38416, 10000 * n));
 		s->ci95_lo_ps = s->mean_ps > half ? s->mean_ps - half : 0;
 		s->ci95_hi_ps = s->mean_ps + half;
 	} else {

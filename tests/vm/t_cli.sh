@@ -52,5 +52,72 @@ check "--cpu offline: exit 2" sh -c \
 	"echo 0 > /sys/devices/system/cpu/cpu1/online && r=\$($wsc bench null --iters 640 --cpu 1 >/dev/null 2>&1; echo \$?); echo 1 > /sys/devices/system/cpu/cpu1/online; test \$r -eq 2"
 check "help exits 0" sh -c "$wsc --help >/dev/null && $wsc bench --help >/dev/null && $wsc info --help >/dev/null"
 
+# wsc klat: the latency lab.  Small runs: the VM is QEMU TCG.
+for exp in timer spinlock spinlock-contended mutex semaphore completion; do
+	check "wsc klat $exp --json: keys present and consistent" sh -c \
+		"$wsc klat $exp --iters 2000 --json > $out/k-$exp.json && python3 - $out/k-$exp.json $exp <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for k in ('experiment', 'count', 'mean_ns', 'median_ns', 'stddev_ns', 'min_ns', 'max_ns',
+          'ci95_ns', 'p50_ns', 'p95_ns', 'p99_ns', 'timer_ns', 'errors', 'iterations',
+          'cpus', 'warmup', 'run_id', 'environment'):
+    assert k in d, k
+assert d['experiment'] == sys.argv[2], d['experiment']
+assert d['iterations'] == 2000 and d['count'] + d['errors'] == d['iterations'], d
+assert d['count'] >= 1
+assert d['min_ns'] <= d['p50_ns'] <= d['p95_ns'] <= d['p99_ns'] <= d['max_ns'], d
+assert d['median_ns'] == d['p50_ns']
+lo, hi = d['ci95_ns']
+assert lo <= d['mean_ns'] <= hi and d['min_ns'] <= d['mean_ns'] <= d['max_ns'], d
+assert d['timer_ns'] > 0
+assert len(d['cpus']) == (2 if sys.argv[2] in ('spinlock-contended', 'semaphore', 'completion') else 1)
+assert d['environment']['command'][1:3] == ['klat', sys.argv[2]]
+PY"
+done
+check "wsc klat table: raw and net rows, timer, errors, CPUs lines" sh -c \
+	"$wsc klat mutex --iters 2000 > $out/k.txt && grep -q '^raw ' $out/k.txt && grep -q '^net ' $out/k.txt && grep -q '^# timer: ' $out/k.txt && grep -q '^# errors: ' $out/k.txt && grep -q '^# block estimate: ' $out/k.txt && grep -q '^# CPU: ' $out/k.txt && grep -q '^# net = raw minus' $out/k.txt"
+check "wsc klat --csv: one row per sample, no FILE.tmp left" sh -c \
+	"$wsc klat spinlock --iters 2000 --csv $out/k.csv --json > $out/kc.json && test ! -e $out/k.csv.tmp && python3 - $out/k.csv $out/kc.json <<'PY'
+import csv, json, sys
+rows = list(csv.reader(open(sys.argv[1])))
+d = json.load(open(sys.argv[2]))
+assert rows[0] == ['index', 'ns'], rows[0]
+assert len(rows) - 1 == d['count'], (len(rows) - 1, d['count'])
+assert [int(r[0]) for r in rows[1:]] == list(range(d['count']))
+ns = sorted(int(r[1]) for r in rows[1:])
+assert ns[0] * 1000 == round(d['min_ns'] * 1000) and ns[-1] * 1000 == round(d['max_ns'] * 1000)
+PY"
+check "wsc klat show spinlock --json: the result of that run" sh -c \
+	"$wsc klat show spinlock --json > $out/ks.json && python3 -c 'import json,sys; a=json.load(open(sys.argv[1])); b=json.load(open(sys.argv[2])); assert a[\"run_id\"] == b[\"run_id\"] and a[\"median_ns\"] == b[\"median_ns\"] and a[\"count\"] == b[\"count\"], (a, b)' $out/ks.json $out/kc.json"
+check "wsc klat show: every experiment run so far" sh -c \
+	"$wsc klat show --json | python3 -c 'import json,sys; d=json.load(sys.stdin); n=sorted(r[\"experiment\"] for r in d[\"results\"]); assert n == sorted([\"timer\",\"spinlock\",\"spinlock-contended\",\"mutex\",\"semaphore\",\"completion\"]), n' && test \$($wsc klat show | grep -c '^raw ') -eq 6"
+check "wsc klat reset spinlock: show spinlock then fails (exit 1) with the kernel's reason" sh -c \
+	"$wsc klat reset spinlock && test \$($wsc klat show spinlock >/dev/null 2>$out/err; echo \$?) -eq 1 && grep -q '^wsc klat: No data available: .' $out/err"
+check "wsc klat reset: no result left" sh -c \
+	"$wsc klat reset && $wsc klat show --json | python3 -c 'import json,sys; assert json.load(sys.stdin)[\"results\"] == []' && $wsc klat show | grep -q '^# wsc klat: no results'"
+check "wsc klat --list names six experiments; --list --json parses" sh -c \
+	"test \$($wsc klat --list | grep -vc '^#') -eq 6 && $wsc klat --list --json | python3 -c 'import json,sys; assert len(json.load(sys.stdin)[\"experiments\"]) == 6'"
+check "wsc klat --help names every experiment" sh -c \
+	"$wsc klat --help > $out/h.txt && for e in timer spinlock spinlock-contended mutex semaphore completion; do grep -q \"^  \$e \" $out/h.txt || exit 1; done"
+check "wsc klat as nobody: exit 1, the kernel's reason" sh -c \
+	"test \$(setpriv --reuid=65534 --regid=65534 --clear-groups $wsc klat timer --iters 100 >/dev/null 2>$out/err; echo \$?) -eq 1 && grep -q '^wsc klat: Operation not permitted: .*CAP_SYS_ADMIN' $out/err"
+check "klat without an experiment: exit 2" test "$(exit_code $wsc klat)" -eq 2
+check "klat unknown experiment: exit 2" test "$(exit_code $wsc klat bogus)" -eq 2
+check "klat show unknown experiment: exit 2" test "$(exit_code $wsc klat show bogus)" -eq 2
+check "klat --iters 0: exit 2" test "$(exit_code $wsc klat timer --iters 0)" -eq 2
+check "klat --iters abc: exit 2" test "$(exit_code $wsc klat timer --iters abc)" -eq 2
+check "klat --iters above the maximum: exit 2" test "$(exit_code $wsc klat timer --iters 10000001)" -eq 2
+check "klat --cpus x: exit 2" test "$(exit_code $wsc klat timer --cpus x)" -eq 2
+check "klat --cpus 0,1 for a 1-CPU experiment: exit 2" test "$(exit_code $wsc klat timer --cpus 0,1)" -eq 2
+check "klat --cpus 0 for a 2-CPU experiment: exit 2" test "$(exit_code $wsc klat semaphore --cpus 0)" -eq 2
+check "klat --cpus 0,0: exit 2" test "$(exit_code $wsc klat semaphore --cpus 0,0)" -eq 2
+check "klat --cpus 0,1,0: exit 2" test "$(exit_code $wsc klat semaphore --cpus 0,1,0)" -eq 2
+check "klat unwritable --csv: exit 2, no file" sh -c \
+	"test \$($wsc klat timer --iters 100 --csv /proc/nope/x.csv >/dev/null 2>&1; echo \$?) -eq 2 && test ! -e /proc/nope/x.csv.tmp"
+check "klat --csv a directory: exit 2" test "$(exit_code $wsc klat timer --iters 100 --csv $out)" -eq 2
+check "klat --iters with show: exit 2" test "$(exit_code $wsc klat show --iters 5)" -eq 2
+check "klat --cpus offline: exit 2" sh -c \
+	"echo 0 > /sys/devices/system/cpu/cpu1/online && r=\$($wsc klat timer --iters 100 --cpus 1 >/dev/null 2>&1; echo \$?); echo 1 > /sys/devices/system/cpu/cpu1/online; test \$r -eq 2"
+
 rm -rf "$out"
 tap_done

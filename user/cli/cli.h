@@ -20,6 +20,7 @@ struct wsc_cmd {
 
 int cmd_info(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+int cmd_klat(int argc, char **argv);
 
 /* args.c: strict parsing; each prints what is wrong and returns -1. */
 int parse_u64(const char *opt, const char *s, uint64_t min, uint64_t max,

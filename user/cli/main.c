@@ -3,6 +3,7 @@
  * wsc: batch and measure system calls.  A table of subcommands.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -11,6 +12,7 @@
 static const struct wsc_cmd wsc_cmds[] = {
 	{ "info",  "show the loaded module's ABI, limits and allowlist", cmd_info },
 	{ "bench", "compare plain system calls with wrapped ones",      cmd_bench },
+	{ "klat",  "run the module's in-kernel latency experiments",    cmd_klat },
 };
 
 #define WSC_NR_CMDS (sizeof(wsc_cmds) / sizeof(wsc_cmds[0]))
@@ -36,8 +38,16 @@ int main(int argc, char **argv)
 {
 	size_t i;
 
+	/*
+	 * The environment record keeps the command line as typed: a copy,
+	 * since getopt_long() reorders the array the subcommands parse.
+	 */
 	cli_argc = argc;
-	cli_argv = argv;
+	cli_argv = malloc(((size_t)argc + 1) * sizeof(*cli_argv));
+	if (!cli_argv)
+		cli_argv = argv;
+	else
+		memcpy(cli_argv, argv, ((size_t)argc + 1) * sizeof(*cli_argv));
 	if (argc < 2) {
 		wsc_usage(stderr);
 		return EXIT_USAGE;

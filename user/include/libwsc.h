@@ -27,6 +27,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 #include <linux/wsc.h>
+#include "wsc_summary.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -222,6 +223,106 @@ double wsc_stats_median(double *v, size_t n);
  * every x is equal. */
 int wsc_stats_fit_line(const double *x, const double *y, size_t n,
 		       double *intercept, double *slope);
+
+/*
+ * Summarise raw samples in nanoseconds: sorts @samples in place, then
+ * wsc_summary_compute() (wsc_summary.h), the code the module runs, so
+ * that both sides give the same digits.  Returns 0, or -EINVAL.
+ */
+int wsc_stats_summary(uint64_t *samples, size_t n, struct wsc_summary *out);
+
+/*
+ * The latency lab: the module's experiments (wsc_experiments.h), run and
+ * read back over the generic netlink family "syscall_lat".
+ *
+ *	struct wsc_lat *lat;
+ *	struct wsc_lat_stats st;
+ *
+ *	wsc_lat_open(&lat);			// -ENOENT: wsc.ko not loaded
+ *	wsc_lat_run(lat, "spinlock", 100000, NULL, 0, &st);
+ *	printf("%s\n", wsc_lat_error(lat));	// the kernel's reason, if any
+ *	wsc_lat_close(lat);
+ *
+ * A handle is not thread-safe: give each thread its own.  Running and
+ * resetting need CAP_SYS_ADMIN (-EPERM otherwise).
+ */
+struct wsc_lat;
+
+/**
+ * struct wsc_lat_stats - one experiment's result
+ * @experiment:  its name
+ * @iterations:  samples asked for (@sum.count + @errors when complete)
+ * @warmup:      iterations each CPU ran and discarded first
+ * @nr_cpus:     CPUs of the run, one per role, in @cpu
+ * @block_ops:   operations per timed block; 0 when no block estimate
+ * @run_id:      the run's number since the module was loaded
+ * @duration_ns: wall time of the run
+ * @errors:      samples refused (negative)
+ * @timer_ps:    median cost of a back-to-back ktime_get_ns() pair
+ * @block_ps:    per-operation cost from timed blocks; 0 when absent
+ * @sum:         statistics of the raw samples, in picoseconds
+ */
+struct wsc_lat_stats {
+	char experiment[WSC_LAT_NAME_MAX + 1];
+	uint32_t iterations;
+	uint32_t warmup;
+	uint32_t nr_cpus;
+	uint32_t cpu[WSC_LAT_MAX_ROLES];
+	uint32_t block_ops;
+	uint64_t run_id;
+	uint64_t duration_ns;
+	uint64_t errors;
+	uint64_t timer_ps;
+	uint64_t block_ps;
+	struct wsc_summary sum;
+};
+
+/* Connect; -ENOENT when the family is missing (wsc.ko not loaded). */
+int wsc_lat_open(struct wsc_lat **out);
+void wsc_lat_close(struct wsc_lat *lat);
+
+/*
+ * Why the last request failed, in the kernel's words (its extended ack)
+ * or the library's; "" when there is nothing to say.
+ */
+const char *wsc_lat_error(const struct wsc_lat *lat);
+
+/*
+ * Run @experiment and wait for it (seconds to minutes).  @iterations 0
+ * asks for the kernel's default; @cpus gives one CPU per role, or none
+ * (@nr_cpus 0) for the first online CPUs.  -EBUSY while another run is in
+ * progress; -ECANCELED when a signal to the caller stopped it (nothing is
+ * kept); -EINVAL for CPUs that do not fit the experiment.
+ */
+int wsc_lat_run(struct wsc_lat *lat, const char *experiment,
+		uint32_t iterations, const uint32_t *cpus,
+		unsigned int nr_cpus, struct wsc_lat_stats *out);
+
+/* The last result of @experiment; -ENODATA when it has none. */
+int wsc_lat_stats_get(struct wsc_lat *lat, const char *experiment,
+		      struct wsc_lat_stats *out);
+
+/*
+ * Call @fn for every raw sample of @experiment's last result, in the
+ * order taken, index 0, 1, ...; returns how many, or -errno (-EPROTO if
+ * the kernel's messages skipped an index).  A non-zero return from @fn
+ * stops the calls: negative is returned as is, positive as -ECANCELED.
+ */
+int wsc_lat_samples(struct wsc_lat *lat, const char *experiment,
+		    int (*fn)(void *ctx, uint64_t index, uint64_t ns),
+		    void *ctx);
+
+/*
+ * Call @fn for every non-empty histogram bucket of @experiment's last
+ * result (wsc_hist.h), per CPU; returns how many, or -errno, as above.
+ */
+int wsc_lat_hist(struct wsc_lat *lat, const char *experiment,
+		 int (*fn)(void *ctx, uint32_t cpu, uint64_t low_ns,
+			   uint64_t high_ns, uint64_t count),
+		 void *ctx);
+
+/* Forget @experiment's result, or every result when it is NULL. */
+int wsc_lat_reset(struct wsc_lat *lat, const char *experiment);
 
 /* The library's version, e.g. "0.1.0". */
 const char *wsc_version(void);

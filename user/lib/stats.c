@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * Statistics shared by every command: exact order statistics of raw
- * samples, and the least-squares line the batch benchmarks fit.
+ * samples, the least-squares line the batch benchmarks fit, and the
+ * integer summary the module computes too (wsc_summary.h).
  */
 #include <errno.h>
 #include <math.h>
@@ -65,5 +66,23 @@ int wsc_stats_fit_line(const double *x, const double *y, size_t n,
 		return -EDOM;
 	*slope = sxy / sxx;
 	*intercept = my - *slope * mx;
+	return 0;
+}
+
+static int wsc_cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+int wsc_stats_summary(uint64_t *samples, size_t n, struct wsc_summary *out)
+{
+	if (!out || (n && !samples))
+		return -EINVAL;
+	if (n)
+		qsort(samples, n, sizeof(*samples), wsc_cmp_u64);
+	/* uint64_t and __u64 are both 64-bit unsigned: the same bytes. */
+	wsc_summary_compute((const __u64 *)samples, n, out);
 	return 0;
 }
