@@ -115,13 +115,22 @@ struct wsc_lat_result *wsc_lat_get(unsigned int exp)
 }
 
 /**
- * wsc_lat_status() - what the lab is doing now
- * @st: filled in; @st->running is false when no run is in progress
+ * wsc_lat_snapshot() - the lab's state and every result, at one instant
+ * @st:     filled in; @st->running is false when no run is in progress
+ * @result: each experiment's result, referenced, or NULL
  */
-void wsc_lat_status(struct wsc_lat_status *st)
+void wsc_lat_snapshot(struct wsc_lat_status *st,
+		      struct wsc_lat_result *result[WSC_NR_EXPERIMENTS])
 {
+	unsigned int i;
+
 	mutex_lock(&wsc_lab.lock);
 	*st = wsc_lab.status;
+	for (i = 0; i < WSC_NR_EXPERIMENTS; i++) {
+		result[i] = wsc_lab.result[i];
+		if (result[i])
+			kref_get(&result[i]->ref);
+	}
 	mutex_unlock(&wsc_lab.lock);
 }
 
@@ -327,13 +336,15 @@ static int wsc_lat_finish(struct wsc_lat_run *run, struct wsc_lat_result *res,
 		res->errors += r->errors;
 	}
 
-	sorted = __vmalloc_array(max_t(u64, count, 1), sizeof(u64), GFP_KERNEL);
-	if (!sorted) {
-		NL_SET_ERR_MSG(extack, "not enough memory to sort the samples");
-		return -ENOMEM;
-	}
+	sorted = __vmalloc_array(max_t(u64, count, 1), sizeof(u64),
+				 GFP_KERNEL_ACCOUNT);
+	if (!sorted)
+		goto err_nomem;
 	memcpy(sorted, res->samples, count * sizeof(u64));
-	wsc_lat_sort(sorted, count);
+	if (wsc_lat_sort(sorted, count)) {
+		vfree(sorted);
+		goto err_nomem;
+	}
 	wsc_summary_compute(sorted, count, &res->sum);
 	vfree(sorted);
 
@@ -346,6 +357,10 @@ static int wsc_lat_finish(struct wsc_lat_run *run, struct wsc_lat_result *res,
 		res->block_ps = run->role[0].block_ps;
 	}
 	return 0;
+
+err_nomem:
+	NL_SET_ERR_MSG(extack, "not enough memory to sort the samples");
+	return -ENOMEM;
 }
 
 static int wsc_lat_check(const struct wsc_lat_request *req,
@@ -360,6 +375,13 @@ static int wsc_lat_check(const struct wsc_lat_request *req,
 	if (!req->iterations || req->iterations > WSC_LAT_MAX_ITERATIONS) {
 		NL_SET_ERR_MSG(extack, "iterations out of range");
 		return -EINVAL;
+	}
+	/* There spinlock_t sleeps, and these take it with interrupts off. */
+	if (IS_ENABLED(CONFIG_PREEMPT_RT) &&
+	    (req->exp == WSC_EXP_SPINLOCK ||
+	     req->exp == WSC_EXP_SPINLOCK_CONTENDED)) {
+		NL_SET_ERR_MSG(extack, "spinlock experiments are not available under PREEMPT_RT");
+		return -EOPNOTSUPP;
 	}
 	if (req->nr_cpus != wsc_experiments[req->exp].roles) {
 		NL_SET_ERR_MSG(extack, "wrong number of CPUs for the experiment");
@@ -396,7 +418,7 @@ int wsc_lat_run(const struct wsc_lat_request *req,
 {
 	struct wsc_lat_result *res, *old = NULL;
 	struct wsc_lat_run *run;
-	u64 start = 0;
+	u64 start = 0, run_id = 0;
 	int ret;
 
 	ret = wsc_lat_check(req, extack);
@@ -407,14 +429,8 @@ int wsc_lat_run(const struct wsc_lat_request *req,
 		NL_SET_ERR_MSG(extack, "not enough memory for the run");
 		return -ENOMEM;
 	}
-	res = wsc_lat_result_alloc(req);
-	if (!res) {
-		NL_SET_ERR_MSG(extack, "not enough memory for the samples");
-		ret = -ENOMEM;
-		goto err_free_run;
-	}
-	wsc_lat_share_out(run, res);
 
+	/* Claim the lab before allocating the samples: a busy lab costs nothing. */
 	mutex_lock(&wsc_lab.lock);
 	if (wsc_lab.closing) {
 		NL_SET_ERR_MSG(extack, "the module is being unloaded");
@@ -425,22 +441,31 @@ int wsc_lat_run(const struct wsc_lat_request *req,
 	} else {
 		wsc_lab.run = run;
 		start = ktime_get_ns();
-		res->run_id = ++wsc_lab.runs;
+		run_id = ++wsc_lab.runs;
 		wsc_lab.status = (struct wsc_lat_status){
 			.running = true,
 			.req = *req,
-			.run_id = res->run_id,
+			.run_id = run_id,
 			.started_ns = start,
 		};
 	}
 	mutex_unlock(&wsc_lab.lock);
 	if (ret)
-		goto err_free_result;
+		goto err_free_run;
 
-	ret = wsc_lat_run_threads(run, extack);
-	if (!ret)
+	res = wsc_lat_result_alloc(req);
+	if (res) {
+		res->run_id = run_id;
+		wsc_lat_share_out(run, res);
+		ret = wsc_lat_run_threads(run, extack);
+	} else {
+		NL_SET_ERR_MSG(extack, "not enough memory for the samples");
+		ret = -ENOMEM;
+	}
+	if (!ret) {
 		ret = wsc_lat_finish(run, res, extack);
-	res->duration_ns = ktime_get_ns() - start;
+		res->duration_ns = ktime_get_ns() - start;
+	}
 
 	mutex_lock(&wsc_lab.lock);
 	if (!ret) {
@@ -457,11 +482,6 @@ int wsc_lat_run(const struct wsc_lat_request *req,
 	wsc_lat_put(old);
 	if (ret)
 		wsc_lat_put(res);
-	wsc_lat_run_free(run);
-	return ret;
-
-err_free_result:
-	wsc_lat_put(res);
 err_free_run:
 	wsc_lat_run_free(run);
 	return ret;

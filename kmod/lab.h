@@ -95,6 +95,6 @@ struct wsc_lat_run {
 /* lab_exp.c */
 void wsc_lat_role_run(struct wsc_lat_role *r);
 void wsc_lat_unblock(struct wsc_lat_run *run);
-void wsc_lat_sort(u64 *v, size_t n);
+int wsc_lat_sort(u64 *v, size_t n);
 
 #endif /* _WSC_LAB_H */

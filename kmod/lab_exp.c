@@ -14,7 +14,9 @@
 #include <linux/kernel.h>
 #include <linux/ktime.h>
 #include <linux/sched.h>
+#include <linux/slab.h>
 #include <linux/sort.h>
+#include <linux/vmalloc.h>
 
 #include "lab.h"
 
@@ -44,14 +46,71 @@ static int wsc_lat_cmp_u64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* Below this many values, the library's heapsort is quick enough. */
+#define WSC_LAT_SORT_SMALL	65536
+#define WSC_LAT_RADIX_BITS	16
+#define WSC_LAT_RADIX		(1u << WSC_LAT_RADIX_BITS)
+
 /**
  * wsc_lat_sort() - sort values in place, ascending
  * @v: the values
  * @n: how many
+ *
+ * A heapsort of a million values through an indirect compare takes
+ * seconds and never yields the CPU, so large arrays get a least-significant
+ * digit radix sort, 16 bits a pass, that yields every WSC_LAT_RADIX values.
+ * A pass whose digit is the same for every value (the high digits of
+ * nanosecond latencies) is skipped.
+ *
+ * Return: 0, or -ENOMEM.
  */
-void wsc_lat_sort(u64 *v, size_t n)
+int wsc_lat_sort(u64 *v, size_t n)
 {
-	sort(v, n, sizeof(*v), wsc_lat_cmp_u64, NULL);
+	u64 *tmp, *src = v, *dst;
+	unsigned int pass, shift;
+	u32 *count, d, at, c;
+	size_t i;
+
+	if (n <= WSC_LAT_SORT_SMALL) {
+		sort(v, n, sizeof(*v), wsc_lat_cmp_u64, NULL);
+		return 0;
+	}
+	count = kvmalloc_array(WSC_LAT_RADIX, sizeof(*count), GFP_KERNEL);
+	tmp = __vmalloc_array(n, sizeof(*tmp), GFP_KERNEL_ACCOUNT);
+	if (!count || !tmp) {
+		kvfree(count);
+		vfree(tmp);
+		return -ENOMEM;
+	}
+	dst = tmp;
+	for (pass = 0; pass < 64 / WSC_LAT_RADIX_BITS; pass++) {
+		shift = pass * WSC_LAT_RADIX_BITS;
+		memset(count, 0, WSC_LAT_RADIX * sizeof(*count));
+		for (i = 0; i < n; i++) {
+			count[(src[i] >> shift) & (WSC_LAT_RADIX - 1)]++;
+			if (i % WSC_LAT_RADIX == 0)
+				cond_resched();
+		}
+		if (count[(src[0] >> shift) & (WSC_LAT_RADIX - 1)] == n)
+			continue;
+		/* Each digit's first slot in @dst. */
+		for (d = 0, at = 0; d < WSC_LAT_RADIX; d++) {
+			c = count[d];
+			count[d] = at;
+			at += c;
+		}
+		for (i = 0; i < n; i++) {
+			dst[count[(src[i] >> shift) & (WSC_LAT_RADIX - 1)]++] = src[i];
+			if (i % WSC_LAT_RADIX == 0)
+				cond_resched();
+		}
+		swap(src, dst);
+	}
+	if (src != v)
+		memcpy(v, src, n * sizeof(*v));
+	kvfree(count);
+	vfree(tmp);
+	return 0;
 }
 
 /* The clock's own cost on this CPU: back-to-back reads, interrupts off. */
@@ -68,7 +127,8 @@ static u64 wsc_lat_clock_cost(struct wsc_lat_role *r)
 		local_irq_restore(flags);
 		r->scratch[i] = t1 - t0;
 	}
-	wsc_lat_sort(r->scratch, WSC_LAT_CLOCK_SAMPLES);
+	sort(r->scratch, WSC_LAT_CLOCK_SAMPLES, sizeof(u64), wsc_lat_cmp_u64,
+	     NULL);
 	return wsc_summary_quantile_ps(r->scratch, WSC_LAT_CLOCK_SAMPLES, 50);
 }
 
@@ -171,7 +231,7 @@ static __always_inline u64 wsc_lat_blocks(struct wsc_lat_role *r,
 		if (READ_ONCE(run->stop))
 			return 0;
 	}
-	wsc_lat_sort(r->scratch, WSC_LAT_BLOCKS);
+	sort(r->scratch, WSC_LAT_BLOCKS, sizeof(u64), wsc_lat_cmp_u64, NULL);
 	return r->scratch[WSC_LAT_BLOCKS / 2];
 }
 
@@ -215,9 +275,14 @@ static void wsc_lat_waker(struct wsc_lat_role *r)
 	unsigned long flags;
 
 	for (round = 1; round <= total; round++) {
+		/*
+		 * Off its CPU and off the run queue: a waiter preempted on its
+		 * way to sleep (state already set) would otherwise pass.
+		 */
 		for (spins = 1; atomic_read_acquire(&run->armed) != round ||
 				task_is_running(waiter) ||
-				READ_ONCE(waiter->on_cpu); spins++) {
+				READ_ONCE(waiter->on_cpu) ||
+				READ_ONCE(waiter->on_rq); spins++) {
 			if (READ_ONCE(run->stop))
 				return;
 			if (spins % WSC_LAT_YIELD_EVERY == 0)

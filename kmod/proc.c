@@ -21,29 +21,49 @@
 #define WSC_PROC_LOG2		64
 
 /**
+ * struct wsc_proc_lat - what the report shows of one result
+ * @present: the experiment had a result
+ * @req, @run_id, @warmup, @block_ops, @errors, @duration_ns, @timer_ps,
+ * @block_ps, @sum: copied from the result
+ * @log2:    its histogram merged over CPUs into powers of two
+ * @log2_lo: first non-empty power-of-two bucket
+ * @log2_n:  power-of-two buckets from the first to the last non-empty one
+ */
+struct wsc_proc_lat {
+	bool present;
+	struct wsc_lat_request req;
+	u64 run_id;
+	u32 warmup;
+	u32 block_ops;
+	u64 errors;
+	u64 duration_ns;
+	u64 timer_ps;
+	u64 block_ps;
+	struct wsc_summary sum;
+	u64 log2[WSC_PROC_LOG2];
+	u32 log2_lo;
+	u32 log2_n;
+};
+
+/**
  * struct wsc_proc_iter - one open file's view of the report
- * @section:  the section of the current line
- * @line:     the line in it: 0 is the header, n + 1 is row n
- * @taken:    the fields below hold a snapshot
- * @status:   the lab's state when the snapshot was taken
- * @result:   each experiment's result then, referenced, or NULL
- * @log2:     each result's histogram merged over CPUs into powers of two
- * @log2_lo:  first non-empty power-of-two bucket of each result
- * @log2_n:   power-of-two buckets from the first to the last non-empty one
+ * @section: the section of the current line
+ * @line:    the line in it: 0 is the header, n + 1 is row n
+ * @taken:   the fields below hold a snapshot
+ * @status:  the lab's state when the snapshot was taken
+ * @lat:     each experiment's result then
  *
  * The lab's part of the report comes from a snapshot taken when reading
  * starts at offset 0, so that a run finishing in the middle of a read
- * cannot mix two results in one section.
+ * cannot mix two results in one section.  The snapshot is a copy: an open
+ * file holds no result, so it keeps no samples in memory.
  */
 struct wsc_proc_iter {
 	u32 section;
 	u32 line;
 	bool taken;
 	struct wsc_lat_status status;
-	struct wsc_lat_result *result[WSC_NR_EXPERIMENTS];
-	u64 log2[WSC_NR_EXPERIMENTS][WSC_PROC_LOG2];
-	u32 log2_lo[WSC_NR_EXPERIMENTS];
-	u32 log2_n[WSC_NR_EXPERIMENTS];
+	struct wsc_proc_lat lat[WSC_NR_EXPERIMENTS];
 };
 
 /**
@@ -167,17 +187,17 @@ static void wsc_lat_figures(struct seq_file *m, const char *label,
 
 static u32 wsc_lat_rows(struct wsc_proc_iter *it, unsigned int exp)
 {
-	return it->log2_n[exp];
+	return it->lat[exp].log2_n;
 }
 
 static void wsc_lat_header(struct seq_file *m, struct wsc_proc_iter *it,
 			   unsigned int exp)
 {
-	const struct wsc_lat_result *r = it->result[exp];
+	const struct wsc_proc_lat *r = &it->lat[exp];
 	const struct wsc_experiment *e = &wsc_experiments[exp];
 	u32 i;
 
-	if (!r)
+	if (!r->present)
 		return;
 	seq_printf(m, "\n# lab %s: %s\n", e->name, e->what);
 	seq_printf(m, "# run %llu on CPU", r->run_id);
@@ -204,59 +224,56 @@ static void wsc_lat_header(struct seq_file *m, struct wsc_proc_iter *it,
 static void wsc_lat_row(struct seq_file *m, struct wsc_proc_iter *it,
 			unsigned int exp, u32 i)
 {
-	u32 k = array_index_nospec(it->log2_lo[exp] + i, WSC_PROC_LOG2);
+	const struct wsc_proc_lat *l = &it->lat[exp];
+	u32 k = array_index_nospec(l->log2_lo + i, WSC_PROC_LOG2);
 	u64 low = k ? 1ULL << k : 0;
 	u64 high = (1ULL << k << 1) - 1;
 
-	seq_printf(m, "%20llu %20llu %12llu\n", low, high, it->log2[exp][k]);
+	seq_printf(m, "%20llu %20llu %12llu\n", low, high, l->log2[k]);
 }
 
-/* Merge a result's per-CPU buckets into powers of two. */
-static void wsc_proc_merge(struct wsc_proc_iter *it, unsigned int exp)
+/* Copy what the report shows of @r, its buckets merged into powers of two. */
+static void wsc_proc_copy(struct wsc_proc_lat *l, const struct wsc_lat_result *r)
 {
-	const struct wsc_lat_result *r = it->result[exp];
-	u64 *log2 = it->log2[exp];
 	u32 i, b, lo = WSC_PROC_LOG2, hi = 0;
 
-	memset(log2, 0, sizeof(it->log2[exp]));
-	it->log2_n[exp] = 0;
+	memset(l, 0, sizeof(*l));
 	if (!r)
 		return;
+	l->present = true;
+	l->req = r->req;
+	l->run_id = r->run_id;
+	l->warmup = r->warmup;
+	l->block_ops = r->block_ops;
+	l->errors = r->errors;
+	l->duration_ns = r->duration_ns;
+	l->timer_ps = r->timer_ps;
+	l->block_ps = r->block_ps;
+	l->sum = r->sum;
 	for (i = 0; i < r->req.nr_cpus; i++)
 		for (b = 0; b < WSC_HIST_BUCKETS; b++)
-			log2[wsc_hist_log2(b)] += r->hist[i][b];
+			l->log2[wsc_hist_log2(b)] += r->hist[i][b];
 	for (b = 0; b < WSC_PROC_LOG2; b++) {
-		if (!log2[b])
+		if (!l->log2[b])
 			continue;
 		lo = min(lo, b);
 		hi = b;
 	}
 	if (lo < WSC_PROC_LOG2) {
-		it->log2_lo[exp] = lo;
-		it->log2_n[exp] = hi - lo + 1;
+		l->log2_lo = lo;
+		l->log2_n = hi - lo + 1;
 	}
-}
-
-static void wsc_proc_drop(struct wsc_proc_iter *it)
-{
-	unsigned int i;
-
-	for (i = 0; i < WSC_NR_EXPERIMENTS; i++) {
-		wsc_lat_put(it->result[i]);
-		it->result[i] = NULL;
-	}
-	it->taken = false;
 }
 
 static void wsc_proc_take(struct wsc_proc_iter *it)
 {
+	struct wsc_lat_result *result[WSC_NR_EXPERIMENTS];
 	unsigned int i;
 
-	wsc_proc_drop(it);
-	wsc_lat_status(&it->status);
+	wsc_lat_snapshot(&it->status, result);
 	for (i = 0; i < WSC_NR_EXPERIMENTS; i++) {
-		it->result[i] = wsc_lat_get(i);
-		wsc_proc_merge(it, i);
+		wsc_proc_copy(&it->lat[i], result[i]);
+		wsc_lat_put(result[i]);
 	}
 	it->taken = true;
 }
@@ -334,19 +351,11 @@ static int wsc_proc_open(struct inode *inode, struct file *file)
 				sizeof(struct wsc_proc_iter));
 }
 
-static int wsc_proc_release(struct inode *inode, struct file *file)
-{
-	struct seq_file *m = file->private_data;
-
-	wsc_proc_drop(m->private);
-	return seq_release_private(inode, file);
-}
-
 static const struct proc_ops wsc_proc_ops = {
 	.proc_open	= wsc_proc_open,
 	.proc_read	= seq_read,
 	.proc_lseek	= seq_lseek,
-	.proc_release	= wsc_proc_release,
+	.proc_release	= seq_release_private,
 };
 
 int wsc_proc_init(void)

@@ -223,7 +223,8 @@ int wsc_lat_run(const struct wsc_lat_request *req,
 struct wsc_lat_result *wsc_lat_get(unsigned int exp);
 void wsc_lat_put(struct wsc_lat_result *r);
 int wsc_lat_reset(int exp, struct netlink_ext_ack *extack);
-void wsc_lat_status(struct wsc_lat_status *st);
+void wsc_lat_snapshot(struct wsc_lat_status *st,
+		      struct wsc_lat_result *result[WSC_NR_EXPERIMENTS]);
 
 /* genl.c: the generic netlink family "syscall_lat". */
 int wsc_genl_init(void);
