@@ -162,7 +162,7 @@ static size_t wsc_genl_result_size(const struct wsc_lat_result *r)
 {
 	return nla_total_size(WSC_LAT_NAME_MAX + 1) +	/* EXPERIMENT */
 	       nla_total_size(sizeof(u32)) *
-			(3 + r->req.nr_cpus) +	/* ITERATIONS, WARMUP, BLOCK_OPS, CPUs */
+			(3 + r->fig.req.nr_cpus) +	/* ITERATIONS, WARMUP, BLOCK_OPS, CPUs */
 	       nla_total_size_64bit(sizeof(u64)) *
 			16;	/* COUNT ... DURATION_NS */
 }
@@ -176,7 +176,7 @@ static int wsc_genl_put_result(struct sk_buff *skb,
 			       const struct wsc_lat_result *r, u32 portid,
 			       u32 seq, int flags, u8 cmd)
 {
-	const struct wsc_summary *s = &r->sum;
+	const struct wsc_summary *s = &r->fig.sum;
 	void *hdr;
 	u32 i;
 
@@ -185,15 +185,15 @@ static int wsc_genl_put_result(struct sk_buff *skb,
 		return -EMSGSIZE;
 
 	if (nla_put_string(skb, WSC_LAT_A_EXPERIMENT,
-			   wsc_experiments[r->req.exp].name) ||
-	    nla_put_u32(skb, WSC_LAT_A_ITERATIONS, r->req.iterations))
+			   wsc_experiments[r->fig.req.exp].name) ||
+	    nla_put_u32(skb, WSC_LAT_A_ITERATIONS, r->fig.req.iterations))
 		goto cancel;
-	for (i = 0; i < r->req.nr_cpus; i++)
-		if (nla_put_u32(skb, WSC_LAT_A_CPU, r->req.cpu[i]))
+	for (i = 0; i < r->fig.req.nr_cpus; i++)
+		if (nla_put_u32(skb, WSC_LAT_A_CPU, r->fig.req.cpu[i]))
 			goto cancel;
 	if (nla_put_u64_64bit(skb, WSC_LAT_A_COUNT, s->count, WSC_LAT_A_PAD) ||
-	    nla_put_u64_64bit(skb, WSC_LAT_A_ERRORS, r->errors, WSC_LAT_A_PAD) ||
-	    nla_put_u32(skb, WSC_LAT_A_WARMUP, r->warmup) ||
+	    nla_put_u64_64bit(skb, WSC_LAT_A_ERRORS, r->fig.errors, WSC_LAT_A_PAD) ||
+	    nla_put_u32(skb, WSC_LAT_A_WARMUP, r->fig.warmup) ||
 	    nla_put_u64_64bit(skb, WSC_LAT_A_MEAN_PS, s->mean_ps,
 			      WSC_LAT_A_PAD) ||
 	    nla_put_u64_64bit(skb, WSC_LAT_A_MEDIAN_PS, s->median_ps,
@@ -214,18 +214,18 @@ static int wsc_genl_put_result(struct sk_buff *skb,
 			      WSC_LAT_A_PAD) ||
 	    nla_put_u64_64bit(skb, WSC_LAT_A_P99_PS, s->p99_ps,
 			      WSC_LAT_A_PAD) ||
-	    nla_put_u64_64bit(skb, WSC_LAT_A_TIMER_PS, r->timer_ps,
+	    nla_put_u64_64bit(skb, WSC_LAT_A_TIMER_PS, r->fig.timer_ps,
 			      WSC_LAT_A_PAD))
 		goto cancel;
 	/* An experiment that sleeps has no block timing: say nothing. */
-	if (r->block_ops &&
-	    (nla_put_u64_64bit(skb, WSC_LAT_A_BLOCK_PS, r->block_ps,
+	if (r->fig.block_ops &&
+	    (nla_put_u64_64bit(skb, WSC_LAT_A_BLOCK_PS, r->fig.block_ps,
 			       WSC_LAT_A_PAD) ||
-	     nla_put_u32(skb, WSC_LAT_A_BLOCK_OPS, r->block_ops)))
+	     nla_put_u32(skb, WSC_LAT_A_BLOCK_OPS, r->fig.block_ops)))
 		goto cancel;
-	if (nla_put_u64_64bit(skb, WSC_LAT_A_RUN_ID, r->run_id,
+	if (nla_put_u64_64bit(skb, WSC_LAT_A_RUN_ID, r->fig.run_id,
 			      WSC_LAT_A_PAD) ||
-	    nla_put_u64_64bit(skb, WSC_LAT_A_DURATION_NS, r->duration_ns,
+	    nla_put_u64_64bit(skb, WSC_LAT_A_DURATION_NS, r->fig.duration_ns,
 			      WSC_LAT_A_PAD))
 		goto cancel;
 
@@ -493,7 +493,7 @@ static int wsc_genl_dump_samples(struct sk_buff *skb,
 
 	if (d->refusal)
 		return wsc_genl_dump_refuse(cb, d->refusal);
-	if (d->next >= r->sum.count)
+	if (d->next >= r->fig.sum.count)
 		return 0;
 
 	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
@@ -504,7 +504,7 @@ static int wsc_genl_dump_samples(struct sk_buff *skb,
 	if (nla_put_u64_64bit(skb, WSC_LAT_A_FIRST_INDEX, first,
 			      WSC_LAT_A_PAD))
 		goto cancel;
-	for (; d->next < r->sum.count; d->next++)
+	for (; d->next < r->fig.sum.count; d->next++)
 		if (nla_put_u64_64bit(skb, WSC_LAT_A_SAMPLE,
 				      r->samples[d->next], WSC_LAT_A_PAD))
 			break;
@@ -554,19 +554,19 @@ static int wsc_genl_dump_hist(struct sk_buff *skb,
 
 	if (d->refusal)
 		return wsc_genl_dump_refuse(cb, d->refusal);
-	if (d->role >= r->req.nr_cpus)
+	if (d->role >= r->fig.req.nr_cpus)
 		return 0;
 
 	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
 			  &wsc_genl_family, NLM_F_MULTI, WSC_LAT_CMD_GET_HIST);
 	if (!hdr)
 		return wsc_genl_dump_progress(skb);
-	for (; d->role < r->req.nr_cpus; d->role++, d->bucket = 0) {
+	for (; d->role < r->fig.req.nr_cpus; d->role++, d->bucket = 0) {
 		for (; d->bucket < WSC_HIST_BUCKETS; d->bucket++) {
 			count = r->hist[d->role][d->bucket];
 			if (!count)
 				continue;
-			if (wsc_genl_put_bucket(skb, r->req.cpu[d->role],
+			if (wsc_genl_put_bucket(skb, r->fig.req.cpu[d->role],
 						d->bucket, count))
 				goto full;
 			any = true;
@@ -576,7 +576,7 @@ full:
 	/* Not even one bucket, or none left at all: no message. */
 	if (!any) {
 		genlmsg_cancel(skb, hdr);
-		return d->role < r->req.nr_cpus ?
+		return d->role < r->fig.req.nr_cpus ?
 		       wsc_genl_dump_progress(skb) : skb->len;
 	}
 	genlmsg_end(skb, hdr);

@@ -144,7 +144,7 @@ static struct wsc_lat_result *wsc_lat_result_alloc(const struct wsc_lat_request 
 	if (!res)
 		return NULL;
 	kref_init(&res->ref);
-	res->req = *req;
+	res->fig.req = *req;
 	res->samples = __vmalloc_array(req->iterations, sizeof(u64),
 				       GFP_KERNEL_ACCOUNT);
 	if (!res->samples)
@@ -333,7 +333,7 @@ static int wsc_lat_finish(struct wsc_lat_run *run, struct wsc_lat_result *res,
 				r->count * sizeof(u64));
 		count += r->count;
 		res->role_count[i] = r->count;
-		res->errors += r->errors;
+		res->fig.errors += r->errors;
 	}
 
 	sorted = __vmalloc_array(max_t(u64, count, 1), sizeof(u64),
@@ -345,16 +345,16 @@ static int wsc_lat_finish(struct wsc_lat_run *run, struct wsc_lat_result *res,
 		vfree(sorted);
 		goto err_nomem;
 	}
-	wsc_summary_compute(sorted, count, &res->sum);
+	wsc_summary_compute(sorted, count, &res->fig.sum);
 	vfree(sorted);
 
 	/* The role that takes the samples: the woken side of a wake-up. */
 	sampler = &run->role[(e->flags & WSC_EXPF_WAKE) ? 1 : 0];
-	res->timer_ps = sampler->timer_ps;
-	res->warmup = run->warmup;
+	res->fig.timer_ps = sampler->timer_ps;
+	res->fig.warmup = run->warmup;
 	if (e->flags & WSC_EXPF_BLOCK) {
-		res->block_ops = WSC_LAT_BLOCK_OPS;
-		res->block_ps = run->role[0].block_ps;
+		res->fig.block_ops = WSC_LAT_BLOCK_OPS;
+		res->fig.block_ps = run->role[0].block_ps;
 	}
 	return 0;
 
@@ -455,7 +455,7 @@ int wsc_lat_run(const struct wsc_lat_request *req,
 
 	res = wsc_lat_result_alloc(req);
 	if (res) {
-		res->run_id = run_id;
+		res->fig.run_id = run_id;
 		wsc_lat_share_out(run, res);
 		ret = wsc_lat_run_threads(run, extack);
 	} else {
@@ -464,7 +464,7 @@ int wsc_lat_run(const struct wsc_lat_request *req,
 	}
 	if (!ret) {
 		ret = wsc_lat_finish(run, res, extack);
-		res->duration_ns = ktime_get_ns() - start;
+		res->fig.duration_ns = ktime_get_ns() - start;
 	}
 
 	mutex_lock(&wsc_lab.lock);

@@ -23,23 +23,14 @@
 /**
  * struct wsc_proc_lat - what the report shows of one result
  * @present: the experiment had a result
- * @req, @run_id, @warmup, @block_ops, @errors, @duration_ns, @timer_ps,
- * @block_ps, @sum: copied from the result
+ * @fig:     its figures, copied
  * @log2:    its histogram merged over CPUs into powers of two
  * @log2_lo: first non-empty power-of-two bucket
  * @log2_n:  power-of-two buckets from the first to the last non-empty one
  */
 struct wsc_proc_lat {
 	bool present;
-	struct wsc_lat_request req;
-	u64 run_id;
-	u32 warmup;
-	u32 block_ops;
-	u64 errors;
-	u64 duration_ns;
-	u64 timer_ps;
-	u64 block_ps;
-	struct wsc_summary sum;
+	struct wsc_lat_figures fig;
 	u64 log2[WSC_PROC_LOG2];
 	u32 log2_lo;
 	u32 log2_n;
@@ -193,11 +184,11 @@ static u32 wsc_lat_rows(struct wsc_proc_iter *it, unsigned int exp)
 static void wsc_lat_header(struct seq_file *m, struct wsc_proc_iter *it,
 			   unsigned int exp)
 {
-	const struct wsc_proc_lat *r = &it->lat[exp];
+	const struct wsc_lat_figures *r = &it->lat[exp].fig;
 	const struct wsc_experiment *e = &wsc_experiments[exp];
 	u32 i;
 
-	if (!r->present)
+	if (!it->lat[exp].present)
 		return;
 	seq_printf(m, "\n# lab %s: %s\n", e->name, e->what);
 	seq_printf(m, "# run %llu on CPU", r->run_id);
@@ -241,16 +232,8 @@ static void wsc_proc_copy(struct wsc_proc_lat *l, const struct wsc_lat_result *r
 	if (!r)
 		return;
 	l->present = true;
-	l->req = r->req;
-	l->run_id = r->run_id;
-	l->warmup = r->warmup;
-	l->block_ops = r->block_ops;
-	l->errors = r->errors;
-	l->duration_ns = r->duration_ns;
-	l->timer_ps = r->timer_ps;
-	l->block_ps = r->block_ps;
-	l->sum = r->sum;
-	for (i = 0; i < r->req.nr_cpus; i++)
+	l->fig = r->fig;
+	for (i = 0; i < r->fig.req.nr_cpus; i++)
 		for (b = 0; b < WSC_HIST_BUCKETS; b++)
 			l->log2[wsc_hist_log2(b)] += r->hist[i][b];
 	for (b = 0; b < WSC_PROC_LOG2; b++) {

@@ -150,27 +150,21 @@ struct wsc_lat_request {
 };
 
 /**
- * struct wsc_lat_result - the outcome of one run, kept until the next run
- * of the same experiment or a reset; readers hold a reference
- * @ref:         wsc_lat_get() and wsc_lat_put()
+ * struct wsc_lat_figures - what a run found, apart from its samples
  * @req:         what was run
  * @run_id:      counts runs since the module was loaded, from 1
  * @warmup:      iterations run and discarded per role before measuring
+ * @block_ops:   operations per block of the block timing, 0 when the
+ *               experiment sleeps
  * @errors:      samples refused (a negative wake-up latency)
  * @duration_ns: wall time of the run
- * @timer_ps:    median cost of a ktime_get_ns() pair on role 0's CPU,
- *               measured in this run
+ * @timer_ps:    median cost of a ktime_get_ns() pair on the CPU that took
+ *               the samples, measured in this run
  * @block_ps:    per-operation cost from blocks of @block_ops operations
  *               timed together (median over blocks); 0 if @block_ops is 0
- * @block_ops:   operations per block, 0 when the experiment sleeps
- * @sum:         statistics of the samples; @sum.count samples are kept
- * @samples:     the samples in nanoseconds, in the order they were taken,
- *               role 0's first (vmalloc'd)
- * @role_count:  how many of @samples each role took
- * @hist:        per role (so per CPU), WSC_HIST_BUCKETS counters
+ * @sum:         statistics of the samples kept
  */
-struct wsc_lat_result {
-	struct kref ref;
+struct wsc_lat_figures {
 	struct wsc_lat_request req;
 	u64 run_id;
 	u32 warmup;
@@ -180,6 +174,21 @@ struct wsc_lat_result {
 	u64 timer_ps;
 	u64 block_ps;
 	struct wsc_summary sum;
+};
+
+/**
+ * struct wsc_lat_result - the outcome of one run, kept until the next run
+ * of the same experiment or a reset; readers hold a reference
+ * @ref:        wsc_lat_get() and wsc_lat_put()
+ * @fig:        what it found
+ * @samples:    @fig.sum.count samples in nanoseconds, in the order they
+ *              were taken, role 0's first (vmalloc'd)
+ * @role_count: how many of @samples each role took
+ * @hist:       per role (so per CPU), WSC_HIST_BUCKETS counters
+ */
+struct wsc_lat_result {
+	struct kref ref;
+	struct wsc_lat_figures fig;
 	u64 *samples;
 	u64 role_count[WSC_LAT_MAX_ROLES];
 	u64 *hist[WSC_LAT_MAX_ROLES];

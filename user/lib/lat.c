@@ -581,6 +581,25 @@ static int lat_parse_samples(struct lat_req *req, struct nlattr **tb,
 	return NL_OK;
 }
 
+/* Dump one experiment's samples or buckets; returns how many came. */
+static int lat_dump_exp(struct wsc_lat *lat, uint8_t cmd,
+			const char *experiment, struct lat_req *req)
+{
+	struct nl_msg *msg;
+	int ret;
+
+	ret = lat_check_name(lat, experiment);
+	if (ret)
+		return ret;
+	msg = lat_msg_exp(lat, cmd, NLM_F_DUMP, experiment);
+	if (!msg)
+		return -ENOMEM;
+	ret = lat_transact(lat, msg, req);
+	if (ret)
+		return ret;
+	return req->next > INT32_MAX ? -EOVERFLOW : (int)req->next;
+}
+
 int wsc_lat_samples(struct wsc_lat *lat, const char *experiment,
 		    int (*fn)(void *ctx, uint64_t index, uint64_t ns),
 		    void *ctx)
@@ -589,21 +608,10 @@ int wsc_lat_samples(struct wsc_lat *lat, const char *experiment,
 		.lat = lat, .parse = lat_parse_samples, .sample_fn = fn,
 		.ctx = ctx,
 	};
-	struct nl_msg *msg;
-	int ret;
 
-	ret = lat_check_name(lat, experiment);
-	if (ret)
-		return ret;
 	if (!fn)
 		return -EINVAL;
-	msg = lat_msg_exp(lat, WSC_LAT_CMD_GET_SAMPLES, NLM_F_DUMP, experiment);
-	if (!msg)
-		return -ENOMEM;
-	ret = lat_transact(lat, msg, &req);
-	if (ret)
-		return ret;
-	return req.next > INT32_MAX ? -EOVERFLOW : (int)req.next;
+	return lat_dump_exp(lat, WSC_LAT_CMD_GET_SAMPLES, experiment, &req);
 }
 
 /* One message of the histogram dump: BUCKET nests. */
@@ -657,21 +665,10 @@ int wsc_lat_hist(struct wsc_lat *lat, const char *experiment,
 		.lat = lat, .parse = lat_parse_hist, .bucket_fn = fn,
 		.ctx = ctx,
 	};
-	struct nl_msg *msg;
-	int ret;
 
-	ret = lat_check_name(lat, experiment);
-	if (ret)
-		return ret;
 	if (!fn)
 		return -EINVAL;
-	msg = lat_msg_exp(lat, WSC_LAT_CMD_GET_HIST, NLM_F_DUMP, experiment);
-	if (!msg)
-		return -ENOMEM;
-	ret = lat_transact(lat, msg, &req);
-	if (ret)
-		return ret;
-	return req.next > INT32_MAX ? -EOVERFLOW : (int)req.next;
+	return lat_dump_exp(lat, WSC_LAT_CMD_GET_HIST, experiment, &req);
 }
 
 int wsc_lat_reset(struct wsc_lat *lat, const char *experiment)
