@@ -329,6 +329,32 @@ TEST(semaphore)			{ check_experiment(WSC_EXP_SEMAPHORE); }
 TEST(completion)		{ check_experiment(WSC_EXP_COMPLETION); }
 
 /* Explicit CPUs are used as given, in role order. */
+/*
+ * Above 65,536 samples the module sorts with its own radix sort instead
+ * of the kernel's heapsort: its percentiles must still be libwsc's.
+ */
+TEST(large_run_sorted_in_the_kernel)
+{
+	struct wsc_lat *lat = lat_open();
+	struct lat_samples smp = { 0 };
+	struct wsc_lat_stats st;
+	struct wsc_summary mine;
+	int ret;
+
+	lat_run(lat, "timer", 100000, &st);
+	ASSERT_EQ(st.sum.count + st.errors, 100000);
+	smp.cap = st.sum.count;
+	smp.v = malloc(smp.cap * sizeof(*smp.v));
+	ASSERT_NE(smp.v, NULL);
+	ret = wsc_lat_samples(lat, "timer", lat_collect, &smp);
+	ASSERT_EQ(ret, (int)st.sum.count);
+	EXPECT_FALSE(smp.bad_index);
+	ASSERT_EQ(wsc_stats_summary(smp.v, smp.n, &mine), 0);
+	expect_summary_equal(&mine, &st.sum);
+	free(smp.v);
+	wsc_lat_close(lat);
+}
+
 TEST(cpus_as_given)
 {
 	struct wsc_lat *lat = lat_open();

@@ -351,30 +351,17 @@ static int write_csv(FILE *f, const struct bench_result *res)
 static int bench_null(const struct bench_opts *o)
 {
 	struct bench_result res[BENCH_NR_CALLS];
-	char tmp[4096];
-	FILE *csv = NULL;
+	struct csv_out csv = { NULL };
 	double clock_ns;
 	int fd, ret = 1;
 	size_t c, i;
 
 	memset(res, 0, sizeof(res));
 	if (o->csv) {
-		struct stat st;
-
-		/* Refuse what could only fail at the end, after the run. */
-		if (!o->csv[0] || (!stat(o->csv, &st) && S_ISDIR(st.st_mode))) {
-			usage_error("bench", "--csv needs a file name, not '%s'", o->csv);
-			return EXIT_USAGE;
-		}
-		if (snprintf(tmp, sizeof(tmp), "%s.tmp", o->csv) >= (int)sizeof(tmp)) {
-			usage_error("bench", "--csv: path too long");
-			return EXIT_USAGE;
-		}
-		csv = fopen(tmp, "w");
-		if (!csv) {
-			usage_error("bench", "cannot write %s: %s", o->csv, strerror(errno));
-			return EXIT_USAGE;
-		}
+		ret = csv_open(&csv, "bench", o->csv);
+		if (ret)
+			return ret;
+		ret = 1;
 	}
 	fd = wsc_device_open();
 	if (fd < 0) {
@@ -403,15 +390,8 @@ static int bench_null(const struct bench_opts *o)
 		print_table(o, clock_ns, res);
 
 	ret = 0;
-	if (csv) {
-		ret = write_csv(csv, res);
-		if (fclose(csv) || ret || rename(tmp, o->csv)) {
-			fprintf(stderr, "wsc bench: writing %s failed\n", o->csv);
-			unlink(tmp);
-			ret = 1;
-		}
-		csv = NULL;
-	}
+	if (csv.f)
+		ret = csv_commit(&csv, "bench", write_csv(csv.f, res));
 out_free:
 	for (c = 0; c < BENCH_NR_CALLS; c++)
 		for (i = 0; i < BENCH_NR_VARIANTS; i++)
@@ -419,10 +399,7 @@ out_free:
 out_fd:
 	close(fd);
 out_csv:
-	if (csv) {
-		fclose(csv);
-		unlink(tmp);
-	}
+	csv_abort(&csv);
 	return ret;
 }
 

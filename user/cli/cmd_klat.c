@@ -433,21 +433,13 @@ static int klat_run(const struct klat_opts *o)
 {
 	struct wsc_lat_stats st;
 	struct wsc_lat *lat;
-	char tmp[4096];
-	FILE *csv = NULL;
+	struct csv_out csv = { NULL };
 	int ret;
 
 	if (o->csv) {
-		struct stat sb;
-
-		/* Refuse what could only fail at the end, after the run. */
-		if (!o->csv[0] || (!stat(o->csv, &sb) && S_ISDIR(sb.st_mode)))
-			return klat_bad("--csv needs a file name, not '%s'", o->csv);
-		if (snprintf(tmp, sizeof(tmp), "%s.tmp", o->csv) >= (int)sizeof(tmp))
-			return klat_bad("--csv: path too long");
-		csv = fopen(tmp, "w");
-		if (!csv)
-			return klat_bad("cannot write %s: %s", o->csv, strerror(errno));
+		ret = csv_open(&csv, "klat", o->csv);
+		if (ret)
+			return ret;
 	}
 	ret = klat_open(&lat);
 	if (ret) {
@@ -469,24 +461,13 @@ static int klat_run(const struct klat_opts *o)
 		klat_print_table(&st, true);
 	fflush(stdout);
 
-	if (csv) {
-		ret = klat_write_csv(lat, csv, o->csv, &st);
-		if (fclose(csv) || ret || rename(tmp, o->csv)) {
-			if (!ret)
-				fprintf(stderr, "wsc klat: writing %s failed: %s\n",
-					o->csv, strerror(errno));
-			unlink(tmp);
-			ret = 1;
-		}
-		csv = NULL;
-	}
+	if (csv.f)
+		ret = csv_commit(&csv, "klat",
+				 klat_write_csv(lat, csv.f, o->csv, &st));
 out_lat:
 	wsc_lat_close(lat);
 out_csv:
-	if (csv) {
-		fclose(csv);
-		unlink(tmp);
-	}
+	csv_abort(&csv);
 	return ret;
 }
 
