@@ -31,6 +31,8 @@ PKG_CONFIG ?= pkg-config
 # used, so that `make check` can install the package first.
 NL_CFLAGS = $(shell $(PKG_CONFIG) --cflags libnl-genl-3.0)
 NL_LIBS = $(shell $(PKG_CONFIG) --libs libnl-genl-3.0)
+# wsc bench compares with io_uring through liburing.
+URING_LIBS = $(shell $(PKG_CONFIG) --libs liburing)
 
 B := build
 LIB_SRCS := $(wildcard user/lib/*.c)
@@ -100,7 +102,7 @@ $(B)/cli/%.o: user/cli/%.c $(wildcard user/cli/*.h user/include/*.h include/*.h 
 
 $(CLI): $(CLI_OBJS) $(STATIC_LIB)
 	$(call msg,LD,$@)
-	$(Q)$(CC) -o $@ $(CLI_OBJS) $(STATIC_LIB) $(NL_LIBS) -lm -lpthread
+	$(Q)$(CC) -o $@ $(CLI_OBJS) $(STATIC_LIB) $(NL_LIBS) $(URING_LIBS) -lm -lpthread
 
 $(B)/tests/unit/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(STATIC_LIB)
 	$(call msg,CC,$<)
@@ -113,6 +115,14 @@ $(B)/tests/vm/%: tests/vm/%.c $(wildcard tests/vm/*.h) $(STATIC_LIB)
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CC) $(CFLAGS) $(WSC_CFLAGS) $(NL_CFLAGS) -Itests/vm -o $@ $< \
 		$(STATIC_LIB) $(NL_LIBS) -lm -lpthread
+
+# t_counters tests the CLI's perf counter groups, so it links their object.
+$(B)/tests/vm/t_counters: tests/vm/t_counters.c $(wildcard tests/vm/*.h) \
+		user/cli/counters.h $(B)/cli/counters.o
+	$(call msg,CC,$<)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS) $(WSC_CFLAGS) -Itests/vm -Iuser/cli -o $@ $< \
+		$(B)/cli/counters.o
 
 deps:
 	$(Q)tools/install-deps

@@ -8,6 +8,7 @@
 #include <sched.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -59,6 +60,46 @@ int parse_cpu(const char *opt, const char *s, int *cpu)
 		return -1;
 	*cpu = (int)v;
 	return 0;
+}
+
+int parse_cpu_list(const char *opt, const char *s, int *cpus,
+		   unsigned int max, unsigned int *n)
+{
+	char buf[64], *tok, *save = NULL;
+
+	if (strlen(s) >= sizeof(buf) || !s[0] || s[0] == ',' ||
+	    s[strlen(s) - 1] == ',' || strstr(s, ",,")) {
+		fprintf(stderr, "%s: '%s' is not a CPU list\n", opt, s);
+		return -1;
+	}
+	strcpy(buf, s);
+	*n = 0;
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (*n == max) {
+			fprintf(stderr, "%s: at most %u CPU%s\n", opt, max,
+				max == 1 ? "" : "s");
+			return -1;
+		}
+		if (parse_cpu(opt, tok, &cpus[*n]))
+			return -1;
+		(*n)++;
+	}
+	return 0;
+}
+
+bool cpu_offline(int cpu)
+{
+	char path[80], c = '1';
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	if (fread(&c, 1, 1, f) != 1)
+		c = '1';
+	fclose(f);
+	return c == '0';
 }
 
 int pin_to_cpu(int cpu)

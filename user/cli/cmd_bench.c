@@ -1,437 +1,414 @@
 // SPDX-License-Identifier: MIT
 /*
- * wsc bench null: what one kernel entry costs, plain against wrapped.
+ * wsc bench: the system call latency suite (papers 002 and 004) against
+ * io_uring, and `wsc bench fit` (bench_fit.c).
  *
- * Two calls: the mechanism alone (an unimplemented system call number,
- * which returns ENOSYS, against the wrapped no-op) and getpid.  For each,
- * the plain system call and the wrapped one at several batch sizes run
- * interleaved in one process on one pinned CPU.  Every sample times a
- * block of BENCH_BLOCK calls and divides, so that the clock's own cost
- * (reported beside the results) is spread thin; the clock is not
- * subtracted.  The wrapped variants submit prebuilt entries with the
- * ioctl itself: this measures the mechanism, not the batch builder.
+ *   wsc bench <call> [--iters N] [--cpus A[,B]] [--size N] [--json] [--csv DIR]
+ *   wsc bench --all [--out DIR] [--iters N] [--cpus A,B] [--size N]
+ *   wsc bench --list [--json]
+ *   wsc bench fit [options]
  */
 #include <errno.h>
 #include <getopt.h>
-#include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "bench.h"
 #include "cli.h"
-#include "libwsc.h"
 
-/* Calls per sample; also the largest batch. */
-#define BENCH_BLOCK		64
-/* A number no kernel implements: the plain call returns ENOSYS at once. */
-#define BENCH_ENOSYS_NR		1023
-#define BENCH_DEFAULT_ITERS	1000000
-#define BENCH_MAX_ITERS		1000000000ull
+#define BENCH_ALL_DIR	"results/bench"
 
-static const unsigned int bench_sizes[] = { 1, 2, 4, 8, 16, 64 };
-#define BENCH_NR_SIZES	(sizeof(bench_sizes) / sizeof(bench_sizes[0]))
-/*
- * Variants: the plain call; the ioctl path alone (an unknown command on
- * /dev/wsc, the floor under every submission); then one per batch size.
- */
-enum { V_SYSCALL, V_IOCTL, V_BATCH };
-#define BENCH_NR_VARIANTS (V_BATCH + BENCH_NR_SIZES)
-/* Answered -ENOTTY by the module after the whole ioctl path. */
-#define BENCH_IOCTL_FLOOR	_IO(WSC_IOC_MAGIC, 0x7f)
-
-struct bench_call {
-	const char *name;	/* key in the JSON output */
-	unsigned int plain_nr;	/* what the plain variant calls */
-	unsigned int wrapped_nr;	/* what each wrapped entry runs */
+struct bench_cmd {
+	struct bench_opts o;
+	const struct bench_call *call;
+	const char *out_dir;
+	bool all;
+	bool list;
+	bool has_size;
+	bool has_cpus;
 };
-
-static const struct bench_call bench_calls[] = {
-	{ "nop",    BENCH_ENOSYS_NR, WSC_NR_NOP },
-	{ "getpid", SYS_getpid,      SYS_getpid },
-};
-#define BENCH_NR_CALLS (sizeof(bench_calls) / sizeof(bench_calls[0]))
-
-struct bench_variant {
-	unsigned int batch;	/* 0 for the plain call */
-	double *samples;	/* ns per call, one per block */
-	size_t n;
-	double median;
-};
-
-struct bench_result {
-	struct bench_variant v[BENCH_NR_VARIANTS];
-	double fixed_ns, per_call_ns, speedup, break_even;
-	int fit_error;
-};
-
-struct bench_opts {
-	uint64_t iters;
-	int cpu;
-	bool json;
-	const char *csv;
-};
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-/* Median cost of one clock_gettime, from back-to-back pairs. */
-static double clock_cost_ns(void)
-{
-	enum { PAIRS = 10001 };
-	static double d[PAIRS];
-	int i;
-
-	for (i = 0; i < PAIRS; i++) {
-		uint64_t t0 = now_ns();
-
-		d[i] = (double)(now_ns() - t0);
-	}
-	return wsc_stats_median(d, PAIRS);
-}
 
 static void bench_usage(FILE *f)
 {
-	fprintf(f,
-		"Usage: wsc bench null [options]\n\n"
-		"Time plain system calls against wrapped ones at batch sizes 1, 2, 4, 8, 16\n"
-		"and 64, interleaved in one run, for two calls: the mechanism alone (an\n"
-		"unimplemented system call against the wrapped no-op) and getpid.  Also\n"
-		"times the ioctl path alone (an unknown command), the floor of every batch.\n\n"
-		"  -n, --iters N   calls per variant, %d..%llu (default %d)\n"
-		"  -c, --cpu N     pin to CPU N (default 0)\n"
-		"  -j, --json      print one JSON object instead of the table\n"
-		"      --csv FILE  write every raw sample (ns per call) to FILE\n"
-		"  -h, --help      show this help\n\n"
-		"Needs wsc.ko loaded.  A benchmark, not a test: under emulation only the\n"
-		"ratios between variants of one run carry over.\n",
-		BENCH_BLOCK, BENCH_MAX_ITERS, BENCH_DEFAULT_ITERS);
-}
-
-/* One sample of the plain call: BENCH_BLOCK system calls. */
-static double sample_plain(unsigned int nr)
-{
-	uint64_t t0 = now_ns();
-	int i;
-
-	for (i = 0; i < BENCH_BLOCK; i++)
-		syscall(nr);
-	return (double)(now_ns() - t0) / BENCH_BLOCK;
-}
-
-/* One sample of the ioctl path alone: BENCH_BLOCK ioctls that do nothing. */
-static double sample_ioctl_floor(int fd)
-{
-	uint64_t t0 = now_ns();
-	int i;
-
-	for (i = 0; i < BENCH_BLOCK; i++)
-		ioctl(fd, BENCH_IOCTL_FLOOR, 0);
-	return (double)(now_ns() - t0) / BENCH_BLOCK;
-}
-
-/* One sample of a batch size: BENCH_BLOCK calls in BENCH_BLOCK/size ioctls. */
-static int sample_wrapped(int fd, struct wsc_submit *s, double *out)
-{
-	unsigned int rounds = BENCH_BLOCK / s->count, i;
-	uint64_t t0 = now_ns();
-
-	for (i = 0; i < rounds; i++) {
-		int ret = ioctl(fd, WSC_IOC_SUBMIT, s);
-
-		if (ret != (int)s->count)
-			return ret < 0 ? -errno : -EINTR;
-	}
-	*out = (double)(now_ns() - t0) / BENCH_BLOCK;
-	return 0;
-}
-
-/* Every wrapped call must have returned what the plain call returns. */
-static int check_results(const struct bench_call *c,
-			 const struct wsc_result *res, unsigned int n)
-{
-	int64_t want = c->wrapped_nr == WSC_NR_NOP ? 0 : getpid();
 	unsigned int i;
 
-	for (i = 0; i < n; i++) {
-		if (res[i].ret != want) {
-			fprintf(stderr, "wsc bench: wrapped %s returned %lld, expected %lld\n",
-				c->name, (long long)res[i].ret, (long long)want);
-			return -1;
-		}
+	fprintf(f,
+		"Usage: wsc bench <call> [options]\n"
+		"       wsc bench --all [--out DIR] [options]\n"
+		"       wsc bench --list [--json]\n"
+		"       wsc bench fit [options]      (wsc bench fit --help)\n\n"
+		"Time a system call made conventionally, wrapped through /dev/wsc in\n"
+		"batches of 1, 8 and 64 (libwsc), and through io_uring (liburing) in\n"
+		"submissions of 1, 8 and 64 where an opcode exists: every variant in one\n"
+		"process on one pinned CPU, interleaved, after a discarded warm-up, every\n"
+		"result checked.  Figures per call, raw and net of the clock's cost.\n\n"
+		"Calls:\n");
+	for (i = 0; i < bench_nr_calls; i++)
+		fprintf(f, "  %-11s %s\n", bench_calls[i].name, bench_calls[i].what);
+	fprintf(f,
+		"\nOptions:\n"
+		"  -n, --iters N    samples per variant, 1..%llu (default %d); a sample\n"
+		"                   of a batch variant makes B calls\n"
+		"  -c, --cpus A[,B] measure on CPU A; sem and futex wake a thread on B\n"
+		"                   (default 0,1)\n"
+		"  -s, --size N     bytes per read or write for read, write, pipe-read and\n"
+		"                   pipe-write, 1..%d (default %d)\n"
+		"  -j, --json       one JSON object: a record per variant\n"
+		"      --csv DIR    write every raw sample to DIR/<call>.csv\n"
+		"  -a, --all        run every call; write DIR/<call>.json and .csv, an\n"
+		"                   environment record and a summary; print the summary\n"
+		"  -o, --out DIR    the folder for --all (default %s)\n"
+		"  -l, --list       list the calls\n"
+		"  -h, --help       show this help\n\n"
+		"Needs wsc.ko loaded.  A benchmark, not a test: under emulation only the\n"
+		"ratios between the variants of one run carry over.\n",
+		(unsigned long long)BENCH_MAX_ITERS, BENCH_DEFAULT_ITERS,
+		BENCH_MAX_SIZE, BENCH_DEFAULT_SIZE, BENCH_ALL_DIR);
+}
+
+static int bench_bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static int bench_bad(const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	usage_error("bench", "%s", msg);
+	return EXIT_USAGE;
+}
+
+/* mkdir -p: 0 or -errno. */
+static int make_dirs(const char *dir)
+{
+	char path[4096], *p;
+
+	if (strlen(dir) >= sizeof(path))
+		return -ENAMETOOLONG;
+	strcpy(path, dir);
+	for (p = path + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(path, 0777) && errno != EEXIST)
+			return -errno;
+		*p = '/';
 	}
+	if (mkdir(path, 0777) && errno != EEXIST)
+		return -errno;
 	return 0;
 }
 
-static void progress(const char *call, size_t done, size_t total)
+/*
+ * An output folder: made if missing, and writable, or a usage error
+ * before anything runs.
+ */
+static int check_dir(const char *opt, const char *dir)
 {
-	static int last = -1;
-	int pct = (int)(100 * done / total);
+	struct stat st;
+	int ret;
 
-	if (pct == last || !isatty(STDERR_FILENO))
-		return;
-	last = pct;
-	fprintf(stderr, "\rwsc bench null: %-6s %3d%%", call, pct);
-	if (done == total)
-		fprintf(stderr, "\r%40s\r", "");
-}
-
-static int bench_one(int fd, const struct bench_call *c, size_t nsamples,
-		     struct bench_result *r)
-{
-	static struct wsc_entry ent[BENCH_BLOCK];
-	static struct wsc_result res[BENCH_BLOCK];
-	struct wsc_submit sub[BENCH_NR_SIZES];
-	size_t warmup = nsamples / 100 + 10, round, i;
-	double x[BENCH_NR_SIZES], y[BENCH_NR_SIZES];
-
-	memset(ent, 0, sizeof(ent));
-	for (i = 0; i < BENCH_BLOCK; i++)
-		ent[i].nr = c->wrapped_nr;
-	for (i = 0; i < BENCH_NR_SIZES; i++) {
-		sub[i] = (struct wsc_submit){
-			.entries = (uintptr_t)ent,
-			.results = (uintptr_t)res,
-			.count = bench_sizes[i],
-		};
-	}
-	for (i = 0; i < BENCH_NR_VARIANTS; i++) {
-		r->v[i].batch = i >= V_BATCH ? bench_sizes[i - V_BATCH] : 0;
-		r->v[i].n = 0;
-		r->v[i].samples = calloc(nsamples, sizeof(double));
-		if (!r->v[i].samples)
-			return -ENOMEM;
-	}
-
-	/* Round-robin, the starting variant rotating, warm-up discarded. */
-	for (round = 0; round < warmup + nsamples; round++) {
-		for (i = 0; i < BENCH_NR_VARIANTS; i++) {
-			size_t v = (round + i) % BENCH_NR_VARIANTS;
-			double ns = 0;
-			int ret = 0;
-
-			if (v == V_SYSCALL)
-				ns = sample_plain(c->plain_nr);
-			else if (v == V_IOCTL)
-				ns = sample_ioctl_floor(fd);
-			else
-				ret = sample_wrapped(fd, &sub[v - V_BATCH], &ns);
-			if (ret) {
-				fprintf(stderr, "wsc bench: submit failed: %s\n",
-					strerror(-ret));
-				return ret;
-			}
-			if (round >= warmup)
-				r->v[v].samples[r->v[v].n++] = ns;
-		}
-		progress(c->name, round + 1, warmup + nsamples);
-	}
-	if (check_results(c, res, BENCH_BLOCK))
-		return -EIO;
-
-	for (i = 0; i < BENCH_NR_VARIANTS; i++) {
-		double *copy = malloc(r->v[i].n * sizeof(double));
-
-		if (!copy)
-			return -ENOMEM;
-		memcpy(copy, r->v[i].samples, r->v[i].n * sizeof(double));
-		r->v[i].median = wsc_stats_median(copy, r->v[i].n);
-		free(copy);
-	}
-	/* Cost of one batch = fixed + per_call * size. */
-	for (i = 0; i < BENCH_NR_SIZES; i++) {
-		x[i] = bench_sizes[i];
-		y[i] = bench_sizes[i] * r->v[V_BATCH + i].median;
-	}
-	r->fit_error = wsc_stats_fit_line(x, y, BENCH_NR_SIZES, &r->fixed_ns,
-					  &r->per_call_ns);
-	r->speedup = r->v[V_SYSCALL].median / r->per_call_ns;
-	r->break_even = r->v[V_SYSCALL].median > r->per_call_ns ?
-			r->fixed_ns / (r->v[V_SYSCALL].median - r->per_call_ns) :
-			INFINITY;
+	if (!dir[0])
+		return bench_bad("%s needs a folder", opt);
+	if (strlen(dir) > 3900)
+		return bench_bad("%s: path too long", opt);
+	ret = make_dirs(dir);
+	if (ret)
+		return bench_bad("%s: cannot make %s: %s", opt, dir, strerror(-ret));
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
+		return bench_bad("%s: %s is not a folder", opt, dir);
+	if (access(dir, W_OK | X_OK))
+		return bench_bad("%s: cannot write in %s: %s", opt, dir,
+				 strerror(errno));
 	return 0;
 }
 
-static void print_table(const struct bench_opts *o, double clock_ns,
-			const struct bench_result *res)
+static int check_cpus(const struct bench_cmd *b)
 {
-	size_t c, i;
-
-	printf("# wsc bench null: %llu calls per variant on CPU %d, %d calls per sample, medians\n",
-	       (unsigned long long)o->iters, o->cpu, BENCH_BLOCK);
-	printf("# clock_gettime costs %.1f ns (median of back-to-back pairs), not subtracted\n",
-	       clock_ns);
-	env_print_text(stdout);
-	printf("%-7s %-9s %10s %8s\n", "call", "variant", "ns/call", "vs plain");
-	for (c = 0; c < BENCH_NR_CALLS; c++) {
-		const struct bench_result *r = &res[c];
-
-		for (i = 0; i < BENCH_NR_VARIANTS; i++) {
-			char name[16];
-
-			if (i == V_SYSCALL)
-				snprintf(name, sizeof(name), "syscall");
-			else if (i == V_IOCTL)
-				snprintf(name, sizeof(name), "ioctl");
-			else
-				snprintf(name, sizeof(name), "batch %u", r->v[i].batch);
-			printf("%-7s %-9s %10.1f %7.2fx\n", bench_calls[c].name,
-			       name, r->v[i].median,
-			       r->v[V_SYSCALL].median / r->v[i].median);
-		}
-		printf("# %s: batch cost = %.1f + %.1f x size ns; speedup per call %.2fx; break-even at %.2f calls\n",
-		       bench_calls[c].name, r->fixed_ns, r->per_call_ns,
-		       r->speedup, r->break_even);
-		printf("# %s: the ioctl path alone costs %.1f ns, %.2fx the plain call\n",
-		       bench_calls[c].name, r->v[V_IOCTL].median,
-		       r->v[V_IOCTL].median / r->v[V_SYSCALL].median);
-	}
+	if (cpu_offline(b->o.cpu))
+		return bench_bad("CPU %d is offline", b->o.cpu);
+	if (cpu_offline(b->o.partner))
+		return bench_bad("CPU %d is offline", b->o.partner);
+	if (b->has_cpus && b->o.cpu == b->o.partner)
+		return bench_bad("--cpus: the waker and the woken thread need two different CPUs");
+	return 0;
 }
 
-static void print_json(const struct bench_opts *o, double clock_ns,
-		       const struct bench_result *res)
+/* Write one file through FILE.tmp and a rename; 0, or 1 on failure. */
+static int write_file(const char *dir, const char *name, const char *ext,
+		      int (*write)(FILE *f, const struct bench_result *r,
+				   const struct bench_opts *o),
+		      const struct bench_result *r, const struct bench_opts *o)
 {
-	size_t c, i;
+	struct csv_out out = { NULL };
+	char path[4096];
+	int ret;
 
-	printf("{\"iters\": %llu, \"cpu\": %d, \"block\": %d, \"clock_ns\": %.2f",
-	       (unsigned long long)o->iters, o->cpu, BENCH_BLOCK, clock_ns);
-	for (c = 0; c < BENCH_NR_CALLS; c++) {
-		const struct bench_result *r = &res[c];
-
-		printf(", \"%s\": {\"syscall_ns\": %.2f, \"ioctl_ns\": %.2f, "
-		       "\"batched_ns\": {", bench_calls[c].name,
-		       r->v[V_SYSCALL].median, r->v[V_IOCTL].median);
-		for (i = V_BATCH; i < BENCH_NR_VARIANTS; i++)
-			printf("%s\"%u\": %.2f", i > V_BATCH ? ", " : "",
-			       r->v[i].batch, r->v[i].median);
-		printf("}, \"fixed_ns\": %.2f, \"per_call_ns\": %.2f, "
-		       "\"speedup\": %.3f, \"break_even\": ",
-		       r->fixed_ns, r->per_call_ns, r->speedup);
-		if (isfinite(r->break_even))
-			printf("%.3f}", r->break_even);
-		else
-			printf("null}");
-	}
-	printf(", \"environment\": ");
-	env_print_json(stdout);
-	printf("}\n");
-}
-
-static const char *const variant_names[] = {
-	[V_SYSCALL] = "syscall", [V_IOCTL] = "ioctl", [V_BATCH] = "wrapped",
-};
-
-/* Raw samples go to FILE.tmp and are renamed at the end: never half a file. */
-static int write_csv(FILE *f, const struct bench_result *res)
-{
-	size_t c, i, k;
-
-	fprintf(f, "call,variant,batch,sample,ns_per_call\n");
-	for (c = 0; c < BENCH_NR_CALLS; c++) {
-		for (i = 0; i < BENCH_NR_VARIANTS; i++) {
-			const struct bench_variant *v = &res[c].v[i];
-
-			for (k = 0; k < v->n; k++)
-				fprintf(f, "%s,%s,%u,%zu,%.2f\n", bench_calls[c].name,
-					variant_names[i < V_BATCH ? i : V_BATCH],
-					v->batch, k, v->samples[k]);
-		}
-	}
-	return ferror(f) ? -EIO : 0;
-}
-
-static int bench_null(const struct bench_opts *o)
-{
-	struct bench_result res[BENCH_NR_CALLS];
-	struct csv_out csv = { NULL };
-	double clock_ns;
-	int fd, ret = 1;
-	size_t c, i;
-
-	memset(res, 0, sizeof(res));
-	if (o->csv) {
-		ret = csv_open(&csv, "bench", o->csv);
-		if (ret)
-			return ret;
-		ret = 1;
-	}
-	fd = wsc_device_open();
-	if (fd < 0) {
-		fprintf(stderr, "wsc bench: cannot open /dev/%s: %s (is wsc.ko loaded?)\n",
-			WSC_DEVICE_NAME, strerror(-fd));
-		goto out_csv;
-	}
-	ret = pin_to_cpu(o->cpu);
-	if (ret) {
-		/* An offline CPU, or one outside our cpuset: a bad argument. */
-		usage_error("bench", "cannot pin to CPU %d: %s", o->cpu,
-			    strerror(-ret));
-		ret = EXIT_USAGE;
-		goto out_fd;
-	}
-	ret = 1;
-
-	clock_ns = clock_cost_ns();
-	for (c = 0; c < BENCH_NR_CALLS; c++) {
-		if (bench_one(fd, &bench_calls[c], o->iters / BENCH_BLOCK, &res[c]))
-			goto out_free;
-	}
-	if (o->json)
-		print_json(o, clock_ns, res);
-	else
-		print_table(o, clock_ns, res);
-
-	ret = 0;
-	if (csv.f)
-		ret = csv_commit(&csv, "bench", write_csv(csv.f, res));
-out_free:
-	for (c = 0; c < BENCH_NR_CALLS; c++)
-		for (i = 0; i < BENCH_NR_VARIANTS; i++)
-			free(res[c].v[i].samples);
-out_fd:
-	close(fd);
-out_csv:
-	csv_abort(&csv);
+	snprintf(path, sizeof(path), "%s/%s.%s", dir, name, ext);
+	ret = csv_open(&out, "bench", path);
+	if (ret)
+		return 1;
+	ret = csv_commit(&out, "bench", write(out.f, r, o));
+	if (!ret)
+		fprintf(stderr, "wsc bench: wrote %s\n", path);
 	return ret;
+}
+
+static int put_csv(FILE *f, const struct bench_result *r,
+		   const struct bench_opts *o)
+{
+	(void)o;
+	return bench_write_csv(f, r);
+}
+
+static int put_json(FILE *f, const struct bench_result *r,
+		    const struct bench_opts *o)
+{
+	bench_print_json(f, r, o);
+	return ferror(f) ? -1 : 0;
+}
+
+static int put_env(FILE *f, const struct bench_result *r,
+		   const struct bench_opts *o)
+{
+	(void)r, (void)o;
+	env_print_json(f);
+	fprintf(f, "\n");
+	return ferror(f) ? -1 : 0;
+}
+
+static int put_summary(FILE *f, const struct bench_result *r,
+		       const struct bench_opts *o);
+
+static int bench_one(const struct bench_cmd *b)
+{
+	struct bench_result *r = calloc(1, sizeof(*r));
+	int ret = 1;
+
+	if (!r)
+		return 1;
+	if (bench_run(b->call, &b->o, r))
+		goto out;
+	if (b->o.json)
+		bench_print_json(stdout, r, &b->o);
+	else
+		bench_print_table(stdout, r, &b->o);
+	fflush(stdout);
+	ret = 0;
+	if (b->o.csv_dir)
+		ret = write_file(b->o.csv_dir, b->call->name, "csv", put_csv, r,
+				 &b->o);
+out:
+	bench_result_free(r);
+	free(r);
+	return ret;
+}
+
+/* --all's results, for the summary written at the end. */
+static struct bench_result **all_res;
+static unsigned int all_n;
+
+static int put_summary(FILE *f, const struct bench_result *r,
+		       const struct bench_opts *o)
+{
+	(void)r;
+	fprintf(f, "# wsc bench --all: %llu samples per variant on CPU %d\n",
+		(unsigned long long)o->iters, o->cpu);
+	env_print_text(f);
+	bench_print_matrix(f, all_res, all_n);
+	return ferror(f) ? -1 : 0;
+}
+
+static int bench_all(const struct bench_cmd *b)
+{
+	struct bench_result **res = calloc(bench_nr_calls, sizeof(*res));
+	unsigned int i, n = 0;
+	int ret = 1;
+
+	if (!res)
+		return 1;
+	if (write_file(b->out_dir, "environment", "json", put_env, NULL, &b->o))
+		goto out;
+	for (i = 0; i < bench_nr_calls; i++) {
+		const struct bench_call *call = &bench_calls[i];
+		struct bench_result *r;
+
+		if ((call->flags & BENCH_F_WAKE) && b->o.cpu == b->o.partner) {
+			fprintf(stderr, "wsc bench: %s skipped: one CPU online, a wake-up needs two\n",
+				call->name);
+			continue;
+		}
+		r = calloc(1, sizeof(*r));
+		if (!r)
+			goto out;
+		res[n++] = r;
+		if (bench_run(call, &b->o, r) ||
+		    write_file(b->out_dir, call->name, "json", put_json, r, &b->o) ||
+		    write_file(b->out_dir, call->name, "csv", put_csv, r, &b->o))
+			goto out;
+		/* The samples are on disk: keep only the figures. */
+		bench_result_free(r);
+	}
+	all_res = res;
+	all_n = n;
+	bench_print_matrix(stdout, res, n);
+	ret = write_file(b->out_dir, "summary", "txt", put_summary, NULL, &b->o);
+out:
+	for (i = 0; i < n; i++) {
+		bench_result_free(res[i]);
+		free(res[i]);
+	}
+	free(res);
+	return ret;
+}
+
+static int bench_list(bool json)
+{
+	unsigned int i;
+
+	if (!json) {
+		for (i = 0; i < bench_nr_calls; i++)
+			printf("%-11s %s\n", bench_calls[i].name, bench_calls[i].what);
+		return 0;
+	}
+	printf("[");
+	for (i = 0; i < bench_nr_calls; i++) {
+		const struct bench_call *c = &bench_calls[i];
+
+		printf("%s{\"call\": ", i ? ", " : "");
+		json_string(stdout, c->name);
+		printf(", \"description\": ");
+		json_string(stdout, c->what);
+		printf(", \"io_uring\": %s, \"wake\": %s, \"size\": %s}",
+		       c->flags & BENCH_F_URING ? "true" : "false",
+		       c->flags & BENCH_F_WAKE ? "true" : "false",
+		       c->flags & BENCH_F_SIZE ? "true" : "false");
+	}
+	printf("]\n");
+	return 0;
+}
+
+/* What the options say together, before anything runs. */
+static int bench_check(struct bench_cmd *b, int argc, char **argv)
+{
+	if (b->list) {
+		if (optind != argc)
+			return bench_bad("unexpected argument '%s'", argv[optind]);
+		return 0;
+	}
+	if (b->all) {
+		if (optind != argc)
+			return bench_bad("--all runs every call: unexpected '%s'",
+					 argv[optind]);
+		if (b->o.json || b->o.csv_dir)
+			return bench_bad("--all writes JSON and CSV to --out DIR; --json and --csv do not apply");
+		if (check_dir("--out", b->out_dir))
+			return EXIT_USAGE;
+		return check_cpus(b);
+	}
+	if (b->out_dir)
+		return bench_bad("--out goes with --all");
+	if (optind >= argc)
+		return bench_bad("which call? (wsc bench --list)");
+	b->call = bench_find(argv[optind]);
+	if (!b->call)
+		return bench_bad("unknown call '%s' (wsc bench --list)", argv[optind]);
+	if (optind + 1 != argc)
+		return bench_bad("unexpected argument '%s'", argv[optind + 1]);
+	if (b->has_size && !(b->call->flags & BENCH_F_SIZE))
+		return bench_bad("--size applies to read, write, pipe-read and pipe-write, not %s",
+				 b->call->name);
+	if ((b->call->flags & BENCH_F_WAKE) && b->o.cpu == b->o.partner)
+		return bench_bad("%s needs two CPUs: --cpus A,B", b->call->name);
+	if (b->o.csv_dir && check_dir("--csv", b->o.csv_dir))
+		return EXIT_USAGE;
+	return check_cpus(b);
+}
+
+static int bench_set_cpus(struct bench_cmd *b, const char *arg)
+{
+	int cpus[2];
+	unsigned int n;
+
+	if (parse_cpu_list("--cpus", arg, cpus, 2, &n))
+		return -1;
+	b->o.cpu = cpus[0];
+	if (n == 2) {
+		b->o.partner = cpus[1];
+	} else {
+		long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+
+		b->o.partner = ncpu > 1 ? (cpus[0] + 1) % (int)ncpu : cpus[0];
+	}
+	b->has_cpus = n == 2;
+	return 0;
 }
 
 int cmd_bench(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "iters", required_argument, NULL, 'n' },
-		{ "cpu",   required_argument, NULL, 'c' },
+		{ "cpus",  required_argument, NULL, 'c' },
+		{ "size",  required_argument, NULL, 's' },
 		{ "json",  no_argument,       NULL, 'j' },
 		{ "csv",   required_argument, NULL, 'C' },
+		{ "all",   no_argument,       NULL, 'a' },
+		{ "out",   required_argument, NULL, 'o' },
+		{ "list",  no_argument,       NULL, 'l' },
 		{ "help",  no_argument,       NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct bench_opts o = { .iters = BENCH_DEFAULT_ITERS };
-	int c;
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	struct bench_cmd b = {
+		.o = {
+			.iters = BENCH_DEFAULT_ITERS,
+			.size = BENCH_DEFAULT_SIZE,
+			.partner = ncpu > 1 ? 1 : 0,
+		},
+	};
+	uint64_t v;
+	int c, ret;
 
-	while ((c = getopt_long(argc, argv, "n:c:jh", opts, NULL)) != -1) {
+	/* "wsc bench fit ..." has options of its own. */
+	if (argc > 1 && !strcmp(argv[1], "fit"))
+		return bench_fit(argc - 1, argv + 1);
+
+	while ((c = getopt_long(argc, argv, "n:c:s:jao:lh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'n':
-			if (parse_u64("--iters", optarg, BENCH_BLOCK,
-				      BENCH_MAX_ITERS, &o.iters))
+			if (parse_u64("--iters", optarg, 1, BENCH_MAX_ITERS,
+				      &b.o.iters))
 				goto usage;
 			break;
 		case 'c':
-			if (parse_cpu("--cpu", optarg, &o.cpu))
+			if (bench_set_cpus(&b, optarg))
 				goto usage;
 			break;
+		case 's':
+			if (parse_u64("--size", optarg, 1, BENCH_MAX_SIZE, &v))
+				goto usage;
+			b.o.size = (size_t)v;
+			b.has_size = true;
+			break;
 		case 'j':
-			o.json = true;
+			b.o.json = true;
 			break;
 		case 'C':
-			o.csv = optarg;
+			b.o.csv_dir = optarg;
+			break;
+		case 'a':
+			b.all = true;
+			break;
+		case 'o':
+			b.out_dir = optarg;
+			break;
+		case 'l':
+			b.list = true;
 			break;
 		case 'h':
 			bench_usage(stdout);
@@ -440,20 +417,18 @@ int cmd_bench(int argc, char **argv)
 			goto usage;
 		}
 	}
-	if (optind >= argc) {
-		usage_error("bench", "which benchmark? (null)");
-		return EXIT_USAGE;
-	}
-	if (strcmp(argv[optind], "null")) {
-		usage_error("bench", "unknown benchmark '%s' (known: null)",
-			    argv[optind]);
-		return EXIT_USAGE;
-	}
-	if (optind + 1 != argc) {
-		usage_error("bench", "unexpected argument '%s'", argv[optind + 1]);
-		return EXIT_USAGE;
-	}
-	return bench_null(&o);
+	if (b.all && !b.out_dir)
+		b.out_dir = BENCH_ALL_DIR;
+	ret = bench_check(&b, argc, argv);
+	if (ret)
+		return ret;
+	if (b.list)
+		return bench_list(b.o.json);
+	ret = pin_to_cpu(b.o.cpu);
+	if (ret)
+		return bench_bad("cannot pin to CPU %d: %s", b.o.cpu,
+				 strerror(-ret));
+	return b.all ? bench_all(&b) : bench_one(&b);
 
 usage:
 	bench_usage(stderr);

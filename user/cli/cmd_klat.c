@@ -50,10 +50,6 @@ struct klat_opts {
 	const char *csv;
 };
 
-/* Values in ps printed as ns with three decimals, exactly. */
-#define PS_FMT		"%" PRIu64 ".%03" PRIu64
-#define PS_ARG(ps)	(uint64_t)(ps) / 1000, (uint64_t)(ps) % 1000
-
 static void klat_list(FILE *f, const char *indent)
 {
 	unsigned int i;
@@ -118,46 +114,16 @@ static const struct klat_exp *klat_find(const char *name)
 /* "A" or "A,B": CPUs that exist; their number is checked later. */
 static int klat_parse_cpus(const char *s, struct klat_opts *o)
 {
-	char buf[64], *tok, *save = NULL;
+	int cpus[WSC_LAT_MAX_ROLES];
+	unsigned int i;
 
-	if (strlen(s) >= sizeof(buf) || !s[0] || s[0] == ',' ||
-	    s[strlen(s) - 1] == ',' || strstr(s, ",,")) {
-		fprintf(stderr, "--cpus: '%s' is not a CPU list\n", s);
+	if (parse_cpu_list("--cpus", s, cpus, WSC_LAT_MAX_ROLES, &o->nr_cpus))
 		return -1;
-	}
-	strcpy(buf, s);
-	o->nr_cpus = 0;
-	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		int cpu;
-
-		if (o->nr_cpus == WSC_LAT_MAX_ROLES) {
-			fprintf(stderr, "--cpus: at most %d CPUs\n", WSC_LAT_MAX_ROLES);
-			return -1;
-		}
-		if (parse_cpu("--cpus", tok, &cpu))
-			return -1;
-		o->cpus[o->nr_cpus++] = (uint32_t)cpu;
-	}
+	for (i = 0; i < o->nr_cpus; i++)
+		o->cpus[i] = (uint32_t)cpus[i];
 	return 0;
 }
 
-/* A CPU that sysfs reports offline (CPU 0 often has no "online" file). */
-static bool klat_cpu_offline(uint32_t cpu)
-{
-	char path[80], c = '1';
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%u/online", cpu);
-	f = fopen(path, "r");
-	if (!f)
-		return false;
-	if (fread(&c, 1, 1, f) != 1)
-		c = '1';
-	fclose(f);
-	return c == '0';
-}
-
-/* The CPUs must fit the experiment: one per role, distinct, online. */
 static int klat_check_cpus(const struct klat_opts *o)
 {
 	unsigned int i;
@@ -171,7 +137,7 @@ static int klat_check_cpus(const struct klat_opts *o)
 	if (o->nr_cpus == 2 && o->cpus[0] == o->cpus[1])
 		return klat_bad("%s needs two different CPUs", o->exp->name);
 	for (i = 0; i < o->nr_cpus; i++) {
-		if (klat_cpu_offline(o->cpus[i]))
+		if (cpu_offline((int)o->cpus[i]))
 			return klat_bad("CPU %u is offline", o->cpus[i]);
 	}
 	return 0;
@@ -207,42 +173,6 @@ static int klat_open(struct wsc_lat **lat)
 	return ret;
 }
 
-static uint64_t sub_floor(uint64_t a, uint64_t b)
-{
-	return a > b ? a - b : 0;
-}
-
-/* One row's figures, as strings, in column order. */
-enum { COL_COUNT, COL_MEAN, COL_MEDIAN, COL_STDDEV, COL_MIN, COL_MAX,
-       COL_CI95, COL_P50, COL_P95, COL_P99, NR_COLS };
-static const char *const klat_cols[NR_COLS] = {
-	"count", "mean", "median", "stddev", "min", "max", "ci95 lo..hi",
-	"p50", "p95", "p99",
-};
-
-static void klat_row(const struct wsc_summary *s, uint64_t off,
-		     char cell[NR_COLS][48])
-{
-	const uint64_t v[NR_COLS] = {
-		[COL_MEAN] = sub_floor(s->mean_ps, off),
-		[COL_MEDIAN] = sub_floor(s->median_ps, off),
-		[COL_STDDEV] = s->stddev_ps,	/* a shift leaves the spread */
-		[COL_MIN] = sub_floor(s->min_ps, off),
-		[COL_MAX] = sub_floor(s->max_ps, off),
-		[COL_P50] = sub_floor(s->p50_ps, off),
-		[COL_P95] = sub_floor(s->p95_ps, off),
-		[COL_P99] = sub_floor(s->p99_ps, off),
-	};
-	unsigned int c;
-
-	for (c = 0; c < NR_COLS; c++)
-		snprintf(cell[c], 48, PS_FMT, PS_ARG(v[c]));
-	snprintf(cell[COL_COUNT], 48, "%llu", (unsigned long long)s->count);
-	snprintf(cell[COL_CI95], 48, PS_FMT ".." PS_FMT,
-		 PS_ARG(sub_floor(s->ci95_lo_ps, off)),
-		 PS_ARG(sub_floor(s->ci95_hi_ps, off)));
-}
-
 static void klat_print_cpus(FILE *f, const struct klat_exp *e,
 			    const struct wsc_lat_stats *st)
 {
@@ -259,9 +189,7 @@ static void klat_print_cpus(FILE *f, const struct klat_exp *e,
 static void klat_print_table(const struct wsc_lat_stats *st, bool ran)
 {
 	const struct klat_exp *e = klat_find(st->experiment);
-	char cell[2][NR_COLS][48];
-	size_t width[NR_COLS];
-	unsigned int c, r;
+	struct report_row rows[2];
 
 	printf("# wsc klat %s: %s\n", st->experiment, e ? e->what : "?");
 	if (st->errors)
@@ -273,24 +201,10 @@ static void klat_print_table(const struct wsc_lat_stats *st, bool ran)
 	       ran ? "just taken" : "kept from earlier", st->iterations);
 	env_print_text(stdout);
 
-	klat_row(&st->sum, 0, cell[0]);
-	klat_row(&st->sum, st->timer_ps, cell[1]);
-	for (c = 0; c < NR_COLS; c++) {
-		width[c] = strlen(klat_cols[c]);
-		for (r = 0; r < 2; r++)
-			if (strlen(cell[r][c]) > width[c])
-				width[c] = strlen(cell[r][c]);
-	}
-	printf("%-4s", "row");
-	for (c = 0; c < NR_COLS; c++)
-		printf("  %*s", (int)width[c], klat_cols[c]);
-	printf("\n");
-	for (r = 0; r < 2; r++) {
-		printf("%-4s", r ? "net" : "raw");
-		for (c = 0; c < NR_COLS; c++)
-			printf("  %*s", (int)width[c], cell[r][c]);
-		printf("\n");
-	}
+	rows[0] = (struct report_row){ .label = "raw", .sum = &st->sum };
+	rows[1] = (struct report_row){ .label = "net", .sum = &st->sum,
+				       .off_ps = st->timer_ps };
+	report_table(stdout, "row", rows, 2, NULL);
 
 	printf("# net = raw minus the timer (the clock's median cost, below), floored at 0; stddev unchanged\n");
 	printf("# errors: %llu samples refused (negative)", (unsigned long long)st->errors);
@@ -328,20 +242,8 @@ static void klat_print_json_fields(const struct wsc_lat_stats *st)
 	printf("], \"warmup\": %u, \"count\": %llu, \"errors\": %llu",
 	       st->warmup, (unsigned long long)s->count,
 	       (unsigned long long)st->errors);
-	printf(", \"mean_ns\": " PS_FMT ", \"median_ns\": " PS_FMT
-	       ", \"stddev_ns\": " PS_FMT ", \"min_ns\": " PS_FMT
-	       ", \"max_ns\": " PS_FMT ", \"ci95_ns\": [" PS_FMT ", " PS_FMT "]"
-	       ", \"p50_ns\": " PS_FMT ", \"p95_ns\": " PS_FMT
-	       ", \"p99_ns\": " PS_FMT,
-	       PS_ARG(s->mean_ps), PS_ARG(s->median_ps), PS_ARG(s->stddev_ps),
-	       PS_ARG(s->min_ps), PS_ARG(s->max_ps), PS_ARG(s->ci95_lo_ps),
-	       PS_ARG(s->ci95_hi_ps), PS_ARG(s->p50_ps), PS_ARG(s->p95_ps),
-	       PS_ARG(s->p99_ps));
-	printf(", \"timer_ns\": " PS_FMT ", \"net_mean_ns\": " PS_FMT
-	       ", \"net_median_ns\": " PS_FMT ", \"net_p99_ns\": " PS_FMT,
-	       PS_ARG(st->timer_ps), PS_ARG(sub_floor(s->mean_ps, st->timer_ps)),
-	       PS_ARG(sub_floor(s->median_ps, st->timer_ps)),
-	       PS_ARG(sub_floor(s->p99_ps, st->timer_ps)));
+	printf(", ");
+	report_json_figures(stdout, s, st->timer_ps);
 	if (st->block_ops)
 		printf(", \"block_ns\": " PS_FMT ", \"block_ops\": %u",
 		       PS_ARG(st->block_ps), st->block_ops);

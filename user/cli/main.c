@@ -11,7 +11,7 @@
 
 static const struct wsc_cmd wsc_cmds[] = {
 	{ "info",  "show the loaded module's ABI, limits and allowlist", cmd_info },
-	{ "bench", "compare plain system calls with wrapped ones",      cmd_bench },
+	{ "bench", "time system calls: conventional, wrapped, io_uring", cmd_bench },
 	{ "klat",  "run the module's in-kernel latency experiments",    cmd_klat },
 };
 

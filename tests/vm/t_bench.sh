@@ -1,0 +1,102 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# wsc bench, the system call suite, against the loaded module: every call
+# and variant runs (tiny iteration counts: the VM is QEMU TCG), its JSON
+# and CSV agree (check_bench.py), --all writes what it says, and bad
+# arguments are usage errors (exit code 2) that leave no file behind.
+# --all's folder is $WSC_BENCH_ALL when set: tests/check then draws it
+# with tools/plot on the host (matplotlib under TCG takes minutes).
+. "$(dirname "$0")/tap.sh"
+wsc=${WSC:-build/wsc}
+out=$(mktemp -d)
+iters=30
+all=${WSC_BENCH_ALL:-$out/all}
+
+echo "TAP version 13"
+
+exit_code() {
+	"$@" >/dev/null 2>&1
+	echo $?
+}
+
+# Nothing named *.tmp anywhere under $1: no half-written file was left.
+no_tmp() {
+	test -z "$(find "$1" -name '*.tmp' 2>/dev/null)"
+}
+
+# Python starts slowly under TCG: one checker run for all the calls.
+# Debian's own interpreter: a pyenv shim on PATH costs seconds per start.
+python=${PYTHON:-/usr/bin/python3}
+calls=$($wsc bench --list | cut -d' ' -f1)
+
+# check_calls NAME ITERS DIR: one TAP line per call from check_bench.py.
+check_calls() {
+	verdict=$($python tests/vm/check_bench.py "$2" "$3" $calls 2>&1)
+	for call in $calls; do
+		if echo "$verdict" | grep -qx "ok $call"; then
+			ok "$1 $call: JSON and CSV agree, every result verified"
+		else
+			not_ok "$1 $call: JSON and CSV agree, every result verified"
+			echo "$verdict" | grep "^not ok $call" | sed 's/^/# /'
+		fi
+	done
+}
+
+mkdir -p "$out/one"
+for call in $calls; do
+	$wsc bench $call --iters $iters --json --csv $out/one > $out/one/$call.json 2>$out/one/$call.err ||
+		echo "# bench $call failed: $(cat $out/one/$call.err)"
+done
+check_calls bench $iters "$out/one"
+check "bench --list --json lists 13 calls" sh -c \
+	"test \$($wsc bench --list --json | grep -o '\"call\":' | wc -l) -eq 13"
+check "bench read --size 4096: JSON says the size" sh -c \
+	"$wsc bench read --iters 5 --size 4096 --json | grep -q '\"size\": 4096, .*\"verified\": true'"
+check "bench pipe-read --size 65536: a pipe big enough for 64 of them" sh -c \
+	"$wsc bench pipe-read --iters 3 --size 65536 --json | grep -q '\"verified\": true'"
+check "bench getpid table: counters said not available" sh -c \
+	"$wsc bench getpid --iters 5 | grep -q '^# hardware counters: not available: '"
+check "bench table has a raw and a net row per variant" sh -c \
+	"test \$($wsc bench close --iters 5 | grep -Ec '^(conventional|wrapped-[0-9]+|io_uring-[0-9]+) (raw|net) ') -eq 14"
+
+check "bench --all writes a JSON and a CSV per call, the environment and a summary" sh -c \
+	"rm -rf $all && $wsc bench --all --iters 10 --out $all > $out/all.txt 2>/dev/null &&
+	 test \$(ls $all/*.json | wc -l) -eq 14 && test \$(ls $all/*.csv | wc -l) -eq 13 &&
+	 test -s $all/summary.txt && grep -q '^getpid ' $out/all.txt &&
+	 grep -q '^# target: wrapped getpid at batch 64' $out/all.txt"
+check_calls "bench --all:" 10 "$all"
+check "bench --all: no .tmp left" no_tmp "$all"
+check "bench unknown call: exit 2" test "$(exit_code $wsc bench bogus)" -eq 2
+check "bench without a call: exit 2" test "$(exit_code $wsc bench)" -eq 2
+check "bench two calls: exit 2" test "$(exit_code $wsc bench getpid open)" -eq 2
+check "bench --iters 0: exit 2" test "$(exit_code $wsc bench getpid --iters 0)" -eq 2
+check "bench --iters -1: exit 2" test "$(exit_code $wsc bench getpid --iters -1)" -eq 2
+check "bench --iters absurd: exit 2" test "$(exit_code $wsc bench getpid --iters 18446744073709551617)" -eq 2
+check "bench --iters above the maximum: exit 2" test "$(exit_code $wsc bench getpid --iters 100000001)" -eq 2
+check "bench --iters 5x: exit 2" test "$(exit_code $wsc bench getpid --iters 5x)" -eq 2
+check "bench --cpus x: exit 2" test "$(exit_code $wsc bench getpid --cpus x)" -eq 2
+check "bench --cpus 0,,1: exit 2" test "$(exit_code $wsc bench getpid --cpus 0,,1)" -eq 2
+check "bench --cpus 4096: exit 2" test "$(exit_code $wsc bench getpid --cpus 4096)" -eq 2
+check "bench --cpus 0,1,0: exit 2" test "$(exit_code $wsc bench futex --cpus 0,1,0)" -eq 2
+check "bench futex --cpus 0,0: exit 2" test "$(exit_code $wsc bench futex --cpus 0,0)" -eq 2
+check "bench --cpus offline: exit 2" sh -c \
+	"echo 0 > /sys/devices/system/cpu/cpu1/online && r=\$($wsc bench getpid --iters 5 --cpus 1 >/dev/null 2>&1; echo \$?); echo 1 > /sys/devices/system/cpu/cpu1/online; test \$r -eq 2"
+check "bench --size for getpid: exit 2" test "$(exit_code $wsc bench getpid --size 8)" -eq 2
+check "bench --size 0: exit 2" test "$(exit_code $wsc bench read --size 0)" -eq 2
+check "bench --size above 64 KiB: exit 2" test "$(exit_code $wsc bench read --size 65537)" -eq 2
+check "bench --all with a call: exit 2" test "$(exit_code $wsc bench --all getpid --out $out/x)" -eq 2
+check "bench --all --json: exit 2" test "$(exit_code $wsc bench --all --json --out $out/x)" -eq 2
+check "bench --out without --all: exit 2" test "$(exit_code $wsc bench getpid --out $out/x)" -eq 2
+check "bench --csv unwritable: exit 2, nothing written" sh -c \
+	"test \$($wsc bench getpid --iters 5 --csv /proc/nope >/dev/null 2>&1; echo \$?) -eq 2 && test ! -e /proc/nope"
+check "bench --csv a file: exit 2" sh -c \
+	"touch $out/afile && test \$($wsc bench getpid --iters 5 --csv $out/afile >/dev/null 2>&1; echo \$?) -eq 2"
+check "bench --csv empty: exit 2" test "$(exit_code $wsc bench getpid --iters 5 --csv '')" -eq 2
+check "bench --all --out unwritable: exit 2, nothing written" sh -c \
+	"test \$($wsc bench --all --iters 5 --out /proc/nope >/dev/null 2>&1; echo \$?) -eq 2 && test ! -e /proc/nope"
+check "bench --all --out read-only: exit 2, nothing written" sh -c \
+	"mkdir $out/ro && chmod 555 $out/ro && r=\$(setpriv --reuid=65534 --regid=65534 --clear-groups $wsc bench --all --iters 5 --out $out/ro >/dev/null 2>&1; echo \$?); test \$r -eq 2 && test -z \"\$(ls -A $out/ro)\""
+check "bench --help exits 0 and lists the calls" sh -c "$wsc bench --help | grep -q '^  pipe-write '"
+
+rm -rf "$out"
+tap_done
