@@ -63,6 +63,7 @@ struct bench_opts {
  * struct bench_ctx - what one call's variants share while they run
  * @o:      the options
  * @devnull, @file, @pipe: descriptors the calls use (-1 when unused)
+ * @dev:    /dev, which open opens "null" in
  * @size:   bytes per read or write
  * @buf:    BENCH_MAX_BATCH buffers of @size bytes, one per call of a sample
  * @data:   what @file holds (read256) and what is written (write256)
@@ -77,6 +78,7 @@ struct bench_opts {
 struct bench_ctx {
 	const struct bench_opts *o;
 	int devnull;
+	int dev;
 	int file;
 	int pipe[2];
 	size_t size;

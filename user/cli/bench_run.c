@@ -352,7 +352,7 @@ static int rig_setup(struct bench_rig *g, const struct bench_opts *o,
 	int ret;
 
 	g->ctx = (struct bench_ctx){
-		.o = o, .devnull = -1, .file = -1, .pipe = { -1, -1 },
+		.o = o, .devnull = -1, .dev = -1, .file = -1, .pipe = { -1, -1 },
 	};
 	ret = wsc_batch_create(&g->batch, 0);
 	if (ret) {

@@ -244,21 +244,31 @@ int wsc_batch_submit(struct wsc_batch *b)
 
 	if (b->flags & WSC_BATCH_TIMING)
 		run_flags |= WSC_SUBMIT_TIMING;
-	if (!b->scratch) {
-		b->scratch = malloc(b->max_entries * sizeof(*b->scratch));
-		if (!b->scratch)
-			return -ENOMEM;
-	}
 
 	while (b->done < b->count) {
 		unsigned int n = b->count - b->done;
 		uint32_t error_index = WSC_NO_INDEX;
+		const struct wsc_entry *ent = b->ent;
 		int ret;
 
 		if (n > b->max_entries)
 			n = b->max_entries;
-		wsc_batch_rebase(b, b->done, n);
-		ret = b->run(b->run_ctx, b->scratch, &b->res[b->done], n,
+		/*
+		 * The first submission of a batch whose chain has not stopped
+		 * goes as it is: rebasing to entry 0 changes nothing, and the
+		 * copy would cost every batch a pass over its entries.
+		 */
+		if (b->done || b->stopped) {
+			if (!b->scratch) {
+				b->scratch = malloc(b->max_entries *
+						    sizeof(*b->scratch));
+				if (!b->scratch)
+					return -ENOMEM;
+			}
+			wsc_batch_rebase(b, b->done, n);
+			ent = b->scratch;
+		}
+		ret = b->run(b->run_ctx, ent, &b->res[b->done], n,
 			     run_flags, &error_index);
 		b->kernel_entries++;
 		if (ret == -EFAULT && error_index != WSC_NO_INDEX &&
