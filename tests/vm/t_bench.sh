@@ -95,7 +95,18 @@ check "bench --csv empty: exit 2" test "$(exit_code $wsc bench getpid --iters 5 
 check "bench --all --out unwritable: exit 2, nothing written" sh -c \
 	"test \$($wsc bench --all --iters 5 --out /proc/nope >/dev/null 2>&1; echo \$?) -eq 2 && test ! -e /proc/nope"
 check "bench --all --out read-only: exit 2, nothing written" sh -c \
-	"mkdir $out/ro && chmod 555 $out/ro && r=\$(setpriv --reuid=65534 --regid=65534 --clear-groups $wsc bench --all --iters 5 --out $out/ro >/dev/null 2>&1; echo \$?); test \$r -eq 2 && test -z \"\$(ls -A $out/ro)\""
+	"chmod 711 $out && mkdir $out/ro && chmod 555 $out/ro && r=\$(setpriv --reuid=65534 --regid=65534 --clear-groups $wsc bench --all --iters 5 --out $out/ro >/dev/null 2>&1; echo \$?); test \$r -eq 2 && test -z \"\$(ls -A $out/ro)\""
+check "a refused command makes no folder" sh -c \
+	"test \$($wsc bench --all --cpus 4096 --out $out/new >/dev/null 2>&1; echo \$?) -eq 2 &&
+	 test \$($wsc bench getpid --iters 0 --csv $out/new >/dev/null 2>&1; echo \$?) -eq 2 && test ! -e $out/new"
+check "bench --all clears an earlier run's files; sem and futex skipped with CPU 1 offline" sh -c \
+	"mkdir -p $out/old && touch $out/old/sem.json $out/old/summary.txt $out/old/keep.txt &&
+	 echo 0 > /sys/devices/system/cpu/cpu1/online &&
+	 $wsc bench --all --iters 3 --out $out/old >/dev/null 2>&1; r=\$?;
+	 echo 1 > /sys/devices/system/cpu/cpu1/online;
+	 test \$r -eq 0 && test ! -e $out/old/sem.json && test -e $out/old/keep.txt && test -s $out/old/summary.txt"
+check "bench getpid runs with the partner CPU offline" sh -c \
+	"echo 0 > /sys/devices/system/cpu/cpu1/online && r=\$($wsc bench getpid --iters 3 >/dev/null 2>&1; echo \$?); echo 1 > /sys/devices/system/cpu/cpu1/online; test \$r -eq 0"
 check "bench --help exits 0 and lists the calls" sh -c "$wsc bench --help | grep -q '^  pipe-write '"
 
 rm -rf "$out"

@@ -31,7 +31,8 @@ struct io_uring_sqe;
 /* conventional, wrapped 1/8/64, io_uring 1/8/64 */
 #define BENCH_MAX_VARIANTS	7
 #define BENCH_DEFAULT_ITERS	1000000
-#define BENCH_MAX_ITERS		100000000ull
+/* 7 variants of 8-byte samples: 560 MB at most */
+#define BENCH_MAX_ITERS		10000000ull
 #define BENCH_DEFAULT_SIZE	1
 #define BENCH_MAX_SIZE		65536
 
@@ -136,6 +137,7 @@ const struct bench_call *bench_find(const char *name);
  * @sum:      figures per call, in ps
  * @timer_ps: the clock's cost per call: a clock read over the batch
  * @ratio:    the median per call over the conventional call's
+ * @net_ratio: the same, of the medians net of the clock
  * @ctr, @ctr_open: its hardware counters, when they could be opened
  * @ctr_val:  counts per call, scaled for multiplexing
  */
@@ -150,6 +152,7 @@ struct bench_variant {
 	struct wsc_summary sum;
 	uint64_t timer_ps;
 	double ratio;
+	double net_ratio;
 	struct counter_group ctr;
 	bool ctr_open;
 	bool ctr_read;
@@ -191,6 +194,7 @@ void bench_add_variant(struct bench_result *r, enum bench_mech m,
 		       unsigned int batch);
 int bench_finish(struct bench_result *r);
 uint64_t bench_warmup(uint64_t iters);
+uint64_t bench_net_median(const struct bench_variant *v);
 int bench_alloc_samples(struct bench_result *r);
 
 /* bench_wake.c */

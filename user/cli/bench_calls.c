@@ -129,8 +129,6 @@ static void teardown(struct bench_ctx *c)
 		close(c->pipe[0]);
 	if (c->pipe[1] >= 0)
 		close(c->pipe[1]);
-	if (c->path[0])
-		unlink(c->path);
 	free(c->buf);
 	free(c->data);
 }
@@ -271,13 +269,6 @@ static int close_after(struct bench_ctx *c, enum bench_mech m,
 
 /* read and write of --size bytes on /dev/null */
 
-static int read_before(struct bench_ctx *c, enum bench_mech m, unsigned int n)
-{
-	(void)m;
-	clear_buffers(c, n);
-	return 0;
-}
-
 static int64_t read_call(struct bench_ctx *c, unsigned int i)
 {
 	return sys_ret(read(c->devnull, c->buf + i * c->size, c->size));
@@ -328,11 +319,10 @@ static int write_after(struct bench_ctx *c, enum bench_mech m,
 
 /*
  * read256 and write256: paper 002's 256-byte reads and writes on a
- * regular file of BENCH_MAX_BATCH blocks.  Every sample starts at offset
- * 0, so the @i-th call of a sample always reads or writes block @i: at
- * the file position for the conventional and wrapped calls (the position
- * is rewound before the sample), at the block's offset for io_uring,
- * whose reads and writes take one.
+ * regular file of BENCH_MAX_BATCH blocks, the @i-th call of a sample at
+ * block @i.  pread and pwrite in every mechanism, so that all three do the
+ * same work: io_uring's reads and writes take an offset, and a position
+ * shared by requests in flight at once would be a race.
  */
 static int file_setup(struct bench_ctx *c)
 {
@@ -344,11 +334,11 @@ static int file_setup(struct bench_ctx *c)
 	snprintf(c->path, sizeof(c->path), "%s/wsc-bench.XXXXXX",
 		 dir && strlen(dir) < 40 ? dir : "/tmp");
 	c->file = mkostemp(c->path, O_CLOEXEC);
-	if (c->file < 0) {
-		c->path[0] = '\0';
-		return bench_bad(c, "cannot create a file in %s: %s",
-				 dir ? dir : "/tmp", strerror(errno));
-	}
+	if (c->file < 0)
+		return bench_bad(c, "cannot create %s: %s", c->path,
+				 strerror(errno));
+	/* Unnamed at once: a killed run leaves nothing behind. */
+	unlink(c->path);
 	if (pwrite(c->file, c->data, len, 0) != (ssize_t)len)
 		return bench_bad(c, "cannot write %s: %s", c->path,
 				 strerror(errno));
@@ -359,20 +349,20 @@ static int file_before(struct bench_ctx *c, enum bench_mech m, unsigned int n)
 {
 	(void)m;
 	clear_buffers(c, n);
-	if (lseek(c->file, 0, SEEK_SET))
-		return bench_bad(c, "lseek %s: %s", c->path, strerror(errno));
 	return 0;
 }
 
 static int64_t read256_call(struct bench_ctx *c, unsigned int i)
 {
-	return sys_ret(read(c->file, c->buf + i * c->size, c->size));
+	return sys_ret(pread(c->file, c->buf + i * c->size, c->size,
+			     (off_t)(i * c->size)));
 }
 
 static int read256_prep(struct bench_ctx *c, struct wsc_batch *b,
 			unsigned int i)
 {
-	return wsc_prep_read(b, c->file, c->buf + i * c->size, c->size);
+	return wsc_prep_pread64(b, c->file, c->buf + i * c->size, c->size,
+				(off_t)(i * c->size));
 }
 
 static void read256_sqe(struct bench_ctx *c, struct io_uring_sqe *sqe,
@@ -393,13 +383,15 @@ static int read256_after(struct bench_ctx *c, enum bench_mech m,
 
 static int64_t write256_call(struct bench_ctx *c, unsigned int i)
 {
-	return sys_ret(write(c->file, c->data + i * c->size, c->size));
+	return sys_ret(pwrite(c->file, c->data + i * c->size, c->size,
+			      (off_t)(i * c->size)));
 }
 
 static int write256_prep(struct bench_ctx *c, struct wsc_batch *b,
 			 unsigned int i)
 {
-	return wsc_prep_write(b, c->file, c->data + i * c->size, c->size);
+	return wsc_prep_pwrite64(b, c->file, c->data + i * c->size, c->size,
+				 (off_t)(i * c->size));
 }
 
 static void write256_sqe(struct bench_ctx *c, struct io_uring_sqe *sqe,
@@ -409,10 +401,20 @@ static void write256_sqe(struct bench_ctx *c, struct io_uring_sqe *sqe,
 			    (unsigned int)c->size, (__u64)i * c->size);
 }
 
+/* The blocks written hold what was written: read them back. */
 static int write256_after(struct bench_ctx *c, enum bench_mech m,
 			  const int64_t *ret, unsigned int n)
 {
-	return expect_all(c, "write256", m, ret, n, BENCH_FILE_IO);
+	size_t len = (size_t)n * c->size;
+
+	if (expect_all(c, "write256", m, ret, n, BENCH_FILE_IO))
+		return -1;
+	if (pread(c->file, c->buf, len, 0) != (ssize_t)len)
+		return bench_bad(c, "read back %s: %s", c->path, strerror(errno));
+	if (memcmp(c->buf, c->data, len))
+		return bench_bad(c, "%s write256: the file holds other bytes than were written",
+				 mech_names[m]);
+	return 0;
 }
 
 /* getpid */
@@ -455,7 +457,9 @@ static int sbrk_setup(struct bench_ctx *c)
 
 static void sbrk_teardown(struct bench_ctx *c)
 {
-	if (c->brk_base && c->brk_now != c->brk_base)
+	/* Only a break the suite left: malloc may have moved it since. */
+	if (c->brk_base && c->brk_now != c->brk_base &&
+	    (uint64_t)syscall(SYS_brk, 0) == c->brk_now)
 		syscall(SYS_brk, c->brk_base);
 	teardown(c);
 }
@@ -622,15 +626,15 @@ const struct bench_call bench_calls[] = {
 	  BENCH_F_URING, open_setup, teardown, close_before,
 	  close_call, close_prep, close_sqe, close_after },
 	{ "read", "read() of --size bytes from /dev/null",
-	  BENCH_F_URING | BENCH_F_SIZE, setup_devnull, teardown, read_before,
+	  BENCH_F_URING | BENCH_F_SIZE, setup_devnull, teardown, NULL,
 	  read_call, read_prep, read_sqe, read_after },
 	{ "write", "write() of --size bytes to /dev/null",
 	  BENCH_F_URING | BENCH_F_SIZE, setup_devnull, teardown, NULL,
 	  write_call, write_prep, write_sqe, write_after },
-	{ "read256", "read() of 256 bytes from a regular file (paper 002)",
+	{ "read256", "pread() of 256 bytes from a regular file (paper 002's read of 256 bytes)",
 	  BENCH_F_URING, file_setup, teardown, file_before,
 	  read256_call, read256_prep, read256_sqe, read256_after },
-	{ "write256", "write() of 256 bytes to a regular file (paper 002)",
+	{ "write256", "pwrite() of 256 bytes to a regular file (paper 002's write of 256 bytes)",
 	  BENCH_F_URING, file_setup, teardown, file_before,
 	  write256_call, write256_prep, write256_sqe, write256_after },
 	{ "getpid", "getpid()",

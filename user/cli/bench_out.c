@@ -62,7 +62,7 @@ void bench_print_table(FILE *f, const struct bench_result *r,
 		       const struct bench_opts *o)
 {
 	struct report_row rows[2 * BENCH_MAX_VARIANTS];
-	char label[2 * BENCH_MAX_VARIANTS][32], ratio[BENCH_MAX_VARIANTS][16];
+	char label[2 * BENCH_MAX_VARIANTS][32], ratio[2 * BENCH_MAX_VARIANTS][16];
 	unsigned int i, n = 0;
 
 	fprintf(f, "# wsc bench %s: %s\n", r->call->name, r->call->what);
@@ -75,19 +75,20 @@ void bench_print_table(FILE *f, const struct bench_result *r,
 	for (i = 0; i < r->nr; i++) {
 		const struct bench_variant *v = &r->v[i];
 
-		snprintf(ratio[i], sizeof(ratio[i]), "%.3f", v->ratio);
+		snprintf(ratio[2 * i], sizeof(ratio[0]), "%.3f", v->ratio);
+		snprintf(ratio[2 * i + 1], sizeof(ratio[0]), "%.3f", v->net_ratio);
 		snprintf(label[2 * i], sizeof(label[0]), "%s raw", v->name);
 		snprintf(label[2 * i + 1], sizeof(label[0]), "%s net", v->name);
 		rows[n++] = (struct report_row){
-			.label = label[2 * i], .sum = &v->sum, .extra = ratio[i],
+			.label = label[2 * i], .sum = &v->sum, .extra = ratio[2 * i],
 		};
 		rows[n++] = (struct report_row){
 			.label = label[2 * i + 1], .sum = &v->sum,
-			.off_ps = v->timer_ps, .extra = "",
+			.off_ps = v->timer_ps, .extra = ratio[2 * i + 1],
 		};
 	}
 	report_table(f, "variant", rows, n, "ratio");
-	fprintf(f, "# ratio: median per call over the conventional call's (raw); below 1 is cheaper\n");
+	fprintf(f, "# ratio: median per call over the conventional call's, raw over raw and net over net; below 1 is cheaper\n");
 	fprintf(f, "# net = raw minus the clock's share per call (one clock read over the batch size), floored at 0\n");
 	fprintf(f, "# clock: clock_gettime(CLOCK_MONOTONIC) costs " PS_FMT " ns (median of back-to-back pairs), this run\n",
 		PS_ARG(r->clock_ps));
@@ -151,6 +152,10 @@ static void json_variant(FILE *f, const struct bench_result *r,
 		fprintf(f, ", \"ratio\": %.4f", v->ratio);
 	else
 		fprintf(f, ", \"ratio\": null");
+	if (isfinite(v->net_ratio))
+		fprintf(f, ", \"net_ratio\": %.4f", v->net_ratio);
+	else
+		fprintf(f, ", \"net_ratio\": null");
 	fprintf(f, ", \"counters\": ");
 	json_counters(f, v);
 	fprintf(f, "}");
@@ -257,8 +262,11 @@ static void print_targets(FILE *f, struct bench_result *const *res,
 	unsigned int i, met = 0, both = 0;
 
 	if (w64)
-		fprintf(f, "# target: wrapped getpid at batch 64 <= 0.25 of the conventional call: %.3f, %s\n",
-			w64->ratio, w64->ratio <= 0.25 ? "met" : "MISSED");
+		fprintf(f, "# target: wrapped getpid at batch 64 <= 0.25 of the conventional call: %.3f raw, %.3f net of the clock, %s\n",
+			w64->ratio, w64->net_ratio,
+			w64->ratio <= 0.25 && w64->net_ratio <= 0.25 ? "met" :
+			w64->ratio <= 0.25 || w64->net_ratio <= 0.25 ? "met on one of the two" :
+			"MISSED");
 	fprintf(f, "# target: wrapped-8 faster than io_uring-8 per call:");
 	for (i = 0; i < n; i++) {
 		const struct bench_variant *a = find_variant(res[i], "wrapped-8");

@@ -18,6 +18,7 @@
  * A negative sample (impossible on one clock) is counted, never kept.
  */
 #include <errno.h>
+#include <sched.h>
 #include <fcntl.h>
 #include <linux/futex.h>
 #include <pthread.h>
@@ -50,6 +51,7 @@ struct wake_shared {
 	sem_t sem;
 	_Atomic long nvcsw;		/* the waiter's count before waiting */
 	_Atomic pid_t tid;
+	_Atomic int ready;		/* the waiter: 1 set up, -1 failed */
 	uint64_t t_wake;
 	_Atomic uint64_t t_woke;
 	_Atomic int64_t wait_ret;	/* what the waiter's wait returned */
@@ -82,11 +84,13 @@ static void *waiter(void *arg)
 	struct wsc_batch *b = NULL;
 	uint64_t k = 0;
 
-	atomic_store(&w->tid, (pid_t)syscall(SYS_gettid));
-	if (pin_to_cpu(w->cpu) || wsc_batch_create(&b, 0)) {
-		atomic_store(&w->tid, -1);
+	w->tid = (pid_t)syscall(SYS_gettid);
+	/* Its CPU was set at creation; a batch of its own for the wait. */
+	if (wsc_batch_create(&b, 0)) {
+		atomic_store(&w->ready, -1);
 		return NULL;
 	}
+	atomic_store(&w->ready, 1);
 	for (;;) {
 		struct rusage ru;
 		int mech;
@@ -138,15 +142,27 @@ static int waiter_state(pid_t tid, char *state, long *nvcsw)
 	return 0;
 }
 
-static int wait_until_asleep(struct wake_shared *w)
+static int wait_until_asleep(struct wake_shared *w, uint64_t k)
 {
 	uint64_t t0 = bench_now_ns();
 	char state;
 	long n;
+	int ret;
 
 	for (;;) {
-		if (waiter_state(w->tid, &state, &n))
+		if (atomic_load(&w->done) == k) {
+			snprintf(w->err, sizeof(w->err),
+				 "the wait returned %lld before any wake-up",
+				 (long long)atomic_load(&w->wait_ret));
 			return -1;
+		}
+		ret = waiter_state(w->tid, &state, &n);
+		if (ret) {
+			snprintf(w->err, sizeof(w->err),
+				 "cannot read the waiting thread's state: %s",
+				 strerror(-ret));
+			return -1;
+		}
 		if (state == 'S' && n > atomic_load(&w->nvcsw))
 			return 0;
 		if (bench_now_ns() - t0 > WAKE_ASLEEP_TIMEOUT_NS) {
@@ -163,7 +179,7 @@ static int64_t wake_once(struct wake_shared *w, struct wsc_batch *b, int mech)
 	int ret;
 
 	if (w->kind == WAKE_SEM)
-		return sem_post(&w->sem) ? -errno : 1;
+		return sem_post(&w->sem) ? -errno : 1;	/* checked by the caller */
 	atomic_store(&w->word, 1);
 	if (mech == BENCH_CONVENTIONAL) {
 		long r = futex(&w->word, FUTEX_WAKE_PRIVATE, 1);
@@ -185,22 +201,31 @@ static int wake_sample(struct wake_shared *w, struct wsc_batch *b, int mech,
 		       uint64_t k, int64_t *ns)
 {
 	int64_t woke;
+	int left = 0;
 
 	atomic_store(&w->mech, mech);
 	atomic_store(&w->round, k);
 	while (atomic_load(&w->armed) != k)
 		;
-	if (wait_until_asleep(w))
+	if (wait_until_asleep(w, k))
 		return -1;
 	w->t_wake = bench_now_ns();
 	woke = wake_once(w, b, mech);
+	/* A failed wake leaves the waiter asleep: the caller's cleanup wakes it. */
+	if (woke != 1) {
+		snprintf(w->err, sizeof(w->err),
+			 "the wake returned %lld, expected 1 thread woken",
+			 (long long)woke);
+		return -1;
+	}
 	while (atomic_load(&w->done) != k)
 		;
-	/* The futex had exactly one sleeper to wake; the wait returned 0. */
-	if (woke != 1 || atomic_load(&w->wait_ret) != 0) {
+	/* The wait returned 0, and a semaphore post went to the sleeper. */
+	if (atomic_load(&w->wait_ret) != 0 ||
+	    (w->kind == WAKE_SEM && sem_getvalue(&w->sem, &left) == 0 && left)) {
 		snprintf(w->err, sizeof(w->err),
-			 "the wake returned %lld (expected 1 woken), the wait %lld",
-			 (long long)woke, (long long)atomic_load(&w->wait_ret));
+			 "the wait returned %lld, the semaphore holds %d",
+			 (long long)atomic_load(&w->wait_ret), left);
 		return -1;
 	}
 	*ns = (int64_t)(atomic_load(&w->t_woke) - w->t_wake);
@@ -230,7 +255,9 @@ int bench_wake_run(const struct bench_call *call, const struct bench_opts *o,
 {
 	struct wake_shared *w;
 	struct wsc_batch *b = NULL;
+	pthread_attr_t attr;
 	pthread_t th;
+	cpu_set_t set;
 	uint64_t round, rounds = 0, k = 0;
 	int ret = -1;
 
@@ -257,16 +284,23 @@ int bench_wake_run(const struct bench_call *call, const struct bench_opts *o,
 		goto out_free;
 	}
 	ret = -1;
-	if (pthread_create(&th, NULL, waiter, w)) {
-		fprintf(stderr, "wsc bench %s: cannot start the waiting thread\n",
-			call->name);
+	/* Born on its CPU: an unreachable one fails here, not in a spin. */
+	CPU_ZERO(&set);
+	CPU_SET(o->partner, &set);
+	if (pthread_attr_init(&attr) ||
+	    pthread_attr_setaffinity_np(&attr, sizeof(set), &set) ||
+	    pthread_create(&th, &attr, waiter, w)) {
+		fprintf(stderr, "wsc bench %s: cannot start a thread on CPU %d\n",
+			call->name, o->partner);
+		pthread_attr_destroy(&attr);
 		goto out_batch;
 	}
-	while (!atomic_load(&w->tid))
+	pthread_attr_destroy(&attr);
+	while (!atomic_load(&w->ready))
 		;
-	if (atomic_load(&w->tid) < 0) {
-		fprintf(stderr, "wsc bench %s: the waiting thread cannot run on CPU %d\n",
-			call->name, o->partner);
+	if (atomic_load(&w->ready) < 0) {
+		fprintf(stderr, "wsc bench %s: the waiting thread cannot open /dev/%s\n",
+			call->name, WSC_DEVICE_NAME);
 		goto out_join;
 	}
 	r->clock_ps = bench_clock_ps();

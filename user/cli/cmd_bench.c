@@ -128,14 +128,18 @@ static int check_dir(const char *opt, const char *dir)
 	return 0;
 }
 
-static int check_cpus(const struct bench_cmd *b)
+/* The woken thread's CPU matters to sem and futex only. */
+static int check_cpus(const struct bench_cmd *b, bool wake)
 {
 	if (cpu_offline(b->o.cpu))
 		return bench_bad("CPU %d is offline", b->o.cpu);
+	if (!wake)
+		return 0;
 	if (cpu_offline(b->o.partner))
-		return bench_bad("CPU %d is offline", b->o.partner);
-	if (b->has_cpus && b->o.cpu == b->o.partner)
-		return bench_bad("--cpus: the waker and the woken thread need two different CPUs");
+		return bench_bad("CPU %d is offline (the woken thread's; --cpus A,B)",
+				 b->o.partner);
+	if (b->o.cpu == b->o.partner)
+		return bench_bad("the waker and the woken thread need two different CPUs: --cpus A,B");
 	return 0;
 }
 
@@ -224,6 +228,25 @@ static int put_summary(FILE *f, const struct bench_result *r,
 	return ferror(f) ? -1 : 0;
 }
 
+/* The files --all writes, gone from @dir (nothing else is touched). */
+static void remove_results(const char *dir)
+{
+	static const char *const fixed[] = { "environment.json", "summary.txt" };
+	char path[4096];
+	unsigned int i;
+
+	for (i = 0; i < bench_nr_calls; i++) {
+		snprintf(path, sizeof(path), "%s/%s.json", dir, bench_calls[i].name);
+		unlink(path);
+		snprintf(path, sizeof(path), "%s/%s.csv", dir, bench_calls[i].name);
+		unlink(path);
+	}
+	for (i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, fixed[i]);
+		unlink(path);
+	}
+}
+
 static int bench_all(const struct bench_cmd *b)
 {
 	struct bench_result **res = calloc(bench_nr_calls, sizeof(*res));
@@ -232,14 +255,17 @@ static int bench_all(const struct bench_cmd *b)
 
 	if (!res)
 		return 1;
+	/* A folder of an earlier run must not mix its files with ours. */
+	remove_results(b->out_dir);
 	if (write_file(b->out_dir, "environment", "json", put_env, NULL, &b->o))
 		goto out;
 	for (i = 0; i < bench_nr_calls; i++) {
 		const struct bench_call *call = &bench_calls[i];
 		struct bench_result *r;
 
-		if ((call->flags & BENCH_F_WAKE) && b->o.cpu == b->o.partner) {
-			fprintf(stderr, "wsc bench: %s skipped: one CPU online, a wake-up needs two\n",
+		if ((call->flags & BENCH_F_WAKE) &&
+		    (b->o.cpu == b->o.partner || cpu_offline(b->o.partner))) {
+			fprintf(stderr, "wsc bench: %s skipped: a wake-up needs a second online CPU (--cpus A,B)\n",
 				call->name);
 			continue;
 		}
@@ -307,9 +333,8 @@ static int bench_check(struct bench_cmd *b, int argc, char **argv)
 					 argv[optind]);
 		if (b->o.json || b->o.csv_dir)
 			return bench_bad("--all writes JSON and CSV to --out DIR; --json and --csv do not apply");
-		if (check_dir("--out", b->out_dir))
-			return EXIT_USAGE;
-		return check_cpus(b);
+		/* With the woken thread's CPU unusable, sem and futex are skipped. */
+		return check_cpus(b, b->has_cpus);
 	}
 	if (b->out_dir)
 		return bench_bad("--out goes with --all");
@@ -323,11 +348,7 @@ static int bench_check(struct bench_cmd *b, int argc, char **argv)
 	if (b->has_size && !(b->call->flags & BENCH_F_SIZE))
 		return bench_bad("--size applies to read, write, pipe-read and pipe-write, not %s",
 				 b->call->name);
-	if ((b->call->flags & BENCH_F_WAKE) && b->o.cpu == b->o.partner)
-		return bench_bad("%s needs two CPUs: --cpus A,B", b->call->name);
-	if (b->o.csv_dir && check_dir("--csv", b->o.csv_dir))
-		return EXIT_USAGE;
-	return check_cpus(b);
+	return check_cpus(b, b->call->flags & BENCH_F_WAKE);
 }
 
 static int bench_set_cpus(struct bench_cmd *b, const char *arg)
@@ -428,6 +449,11 @@ int cmd_bench(int argc, char **argv)
 	if (ret)
 		return bench_bad("cannot pin to CPU %d: %s", b.o.cpu,
 				 strerror(-ret));
+	/* Last of the checks: a refused command makes no folder. */
+	if (b.all && check_dir("--out", b.out_dir))
+		return EXIT_USAGE;
+	if (b.o.csv_dir && check_dir("--csv", b.o.csv_dir))
+		return EXIT_USAGE;
 	return b.all ? bench_all(&b) : bench_one(&b);
 
 usage:

@@ -244,6 +244,13 @@ int wsc_batch_submit(struct wsc_batch *b)
 
 	if (b->flags & WSC_BATCH_TIMING)
 		run_flags |= WSC_SUBMIT_TIMING;
+	/* Before anything runs, so that -ENOMEM means nothing ran. */
+	if (!b->scratch && (b->done || b->stopped ||
+			    b->count - b->done > b->max_entries)) {
+		b->scratch = malloc(b->max_entries * sizeof(*b->scratch));
+		if (!b->scratch)
+			return -ENOMEM;
+	}
 
 	while (b->done < b->count) {
 		unsigned int n = b->count - b->done;
@@ -259,6 +266,10 @@ int wsc_batch_submit(struct wsc_batch *b)
 		 * copy would cost every batch a pass over its entries.
 		 */
 		if (b->done || b->stopped) {
+			/*
+			 * Only a resume after a signal gets here without it:
+			 * then -ENOMEM leaves done right, and nothing reruns.
+			 */
 			if (!b->scratch) {
 				b->scratch = malloc(b->max_entries *
 						    sizeof(*b->scratch));
