@@ -136,7 +136,7 @@ static long perf_open(const struct counter_event *ev, bool leader, int group_fd)
  * means this PMU has no mapping for the event.  User-only, so that
  * perf_event_paranoid 2 does not hide the answer.
  */
-static bool hw_pmu_present(void)
+bool counters_pmu_present(void)
 {
 	struct perf_event_attr attr = {
 		.type = PERF_TYPE_HARDWARE,
@@ -180,7 +180,7 @@ static void hint(const struct counter_event *ev, unsigned int i, int err,
 	case ENOENT:
 	case EOPNOTSUPP:
 		if (hw)
-			snprintf(buf, len, hw_pmu_present() ?
+			snprintf(buf, len, counters_pmu_present() ?
 				 " (this CPU's PMU does not count it)" :
 				 " (no hardware PMU; emulated CPU?)");
 		break;

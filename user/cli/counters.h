@@ -42,6 +42,9 @@ extern const unsigned int counters_cp_n;
 
 #define COUNTERS_MAX 8
 
+/* Whether the kernel counts CPU cycles for this thread (user mode only). */
+bool counters_pmu_present(void);
+
 /**
  * struct counter_group - an open group of events
  * @fd: one per event, fd[0] the group leader; -1 when closed

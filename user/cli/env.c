@@ -5,14 +5,13 @@
  * exact command line.  Recorded with every result.
  */
 #include <dirent.h>
-#include <linux/perf_event.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "counters.h"
 
 static void read_line(const char *path, char *buf, size_t len)
 {
@@ -69,23 +68,9 @@ static const char *emulation(void)
  */
 bool env_perf_counters_available(void)
 {
-	struct perf_event_attr attr = {
-		.type = PERF_TYPE_HARDWARE,
-		.size = sizeof(attr),
-		.config = PERF_COUNT_HW_CPU_CYCLES,
-		.disabled = 1,
-		.exclude_kernel = 1,
-		.exclude_hv = 1,
-	};
-	long fd;
-
 	if (getenv("WSC_NO_PERF_COUNTERS"))
 		return false;
-	fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
-	if (fd < 0)
-		return false;
-	close((int)fd);
-	return true;
+	return counters_pmu_present();
 }
 
 void env_print_text(FILE *f)
