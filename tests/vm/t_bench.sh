@@ -107,6 +107,8 @@ check "bench --all clears an earlier run's files; sem and futex skipped with CPU
 	 test \$r -eq 0 && test ! -e $out/old/sem.json && test -e $out/old/keep.txt && test -s $out/old/summary.txt"
 check "bench getpid runs with the partner CPU offline" sh -c \
 	"echo 0 > /sys/devices/system/cpu/cpu1/online && r=\$($wsc bench getpid --iters 3 >/dev/null 2>&1; echo \$?); echo 1 > /sys/devices/system/cpu/cpu1/online; test \$r -eq 0"
+check "bench --list --iters 5: exit 2" test "$(exit_code $wsc bench --list --iters 5)" -eq 2
+check "bench --list --all: exit 2" test "$(exit_code $wsc bench --list --all)" -eq 2
 check "bench --help exits 0 and lists the calls" sh -c "$wsc bench --help | grep -q '^  pipe-write '"
 
 rm -rf "$out"

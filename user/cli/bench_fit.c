@@ -7,7 +7,7 @@
  * which returns ENOSYS, against the wrapped no-op) and getpid.  For each,
  * the plain system call and the wrapped one at several batch sizes run
  * interleaved in one process on one pinned CPU.  Every sample times a
- * block of BENCH_BLOCK calls and divides, so that the clock's own cost
+ * block of FIT_BLOCK calls and divides, so that the clock's own cost
  * (reported beside the results) is spread thin; the clock is not
  * subtracted.  The wrapped variants submit prebuilt entries with the
  * ioctl itself: this measures the mechanism, not the batch builder.
@@ -23,83 +23,61 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench.h"
 #include "cli.h"
 #include "libwsc.h"
 
 /* Calls per sample; also the largest batch. */
-#define BENCH_BLOCK		64
+#define FIT_BLOCK		64
 /* A number no kernel implements: the plain call returns ENOSYS at once. */
-#define BENCH_ENOSYS_NR		1023
-#define BENCH_DEFAULT_ITERS	1000000
-#define BENCH_MAX_ITERS		1000000000ull
+#define FIT_ENOSYS_NR		1023
+#define FIT_DEFAULT_ITERS	1000000
+#define FIT_MAX_ITERS		1000000000ull
 
-static const unsigned int bench_sizes[] = { 1, 2, 4, 8, 16, 64 };
-#define BENCH_NR_SIZES	(sizeof(bench_sizes) / sizeof(bench_sizes[0]))
+static const unsigned int fit_sizes[] = { 1, 2, 4, 8, 16, 64 };
+#define FIT_NR_SIZES	(sizeof(fit_sizes) / sizeof(fit_sizes[0]))
 /*
  * Variants: the plain call; the ioctl path alone (an unknown command on
  * /dev/wsc, the floor under every submission); then one per batch size.
  */
 enum { V_SYSCALL, V_IOCTL, V_BATCH };
-#define BENCH_NR_VARIANTS (V_BATCH + BENCH_NR_SIZES)
+#define FIT_NR_VARIANTS (V_BATCH + FIT_NR_SIZES)
 /* Answered -ENOTTY by the module after the whole ioctl path. */
-#define BENCH_IOCTL_FLOOR	_IO(WSC_IOC_MAGIC, 0x7f)
+#define FIT_IOCTL_FLOOR	_IO(WSC_IOC_MAGIC, 0x7f)
 
-struct bench_call {
+struct fit_call {
 	const char *name;	/* key in the JSON output */
 	unsigned int plain_nr;	/* what the plain variant calls */
 	unsigned int wrapped_nr;	/* what each wrapped entry runs */
 };
 
-static const struct bench_call bench_calls[] = {
-	{ "nop",    BENCH_ENOSYS_NR, WSC_NR_NOP },
+static const struct fit_call fit_calls[] = {
+	{ "nop",    FIT_ENOSYS_NR, WSC_NR_NOP },
 	{ "getpid", SYS_getpid,      SYS_getpid },
 };
-#define BENCH_NR_CALLS (sizeof(bench_calls) / sizeof(bench_calls[0]))
+#define FIT_NR_CALLS (sizeof(fit_calls) / sizeof(fit_calls[0]))
 
-struct bench_variant {
+struct fit_variant {
 	unsigned int batch;	/* 0 for the plain call */
 	double *samples;	/* ns per call, one per block */
 	size_t n;
 	double median;
 };
 
-struct bench_result {
-	struct bench_variant v[BENCH_NR_VARIANTS];
+struct fit_result {
+	struct fit_variant v[FIT_NR_VARIANTS];
 	double fixed_ns, per_call_ns, speedup, break_even;
 	int fit_error;
 };
 
-struct bench_opts {
+struct fit_opts {
 	uint64_t iters;
 	int cpu;
 	bool json;
 	const char *csv;
 };
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-/* Median cost of one clock_gettime, from back-to-back pairs. */
-static double clock_cost_ns(void)
-{
-	enum { PAIRS = 10001 };
-	static double d[PAIRS];
-	int i;
-
-	for (i = 0; i < PAIRS; i++) {
-		uint64_t t0 = now_ns();
-
-		d[i] = (double)(now_ns() - t0);
-	}
-	return wsc_stats_median(d, PAIRS);
-}
-
-static void bench_usage(FILE *f)
+static void fit_usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: wsc bench fit [options]\n\n"
@@ -114,36 +92,36 @@ static void bench_usage(FILE *f)
 		"  -h, --help      show this help\n\n"
 		"Needs wsc.ko loaded.  A benchmark, not a test: under emulation only the\n"
 		"ratios between variants of one run carry over.\n",
-		BENCH_BLOCK, BENCH_MAX_ITERS, BENCH_DEFAULT_ITERS);
+		FIT_BLOCK, FIT_MAX_ITERS, FIT_DEFAULT_ITERS);
 }
 
-/* One sample of the plain call: BENCH_BLOCK system calls. */
+/* One sample of the plain call: FIT_BLOCK system calls. */
 static double sample_plain(unsigned int nr)
 {
-	uint64_t t0 = now_ns();
+	uint64_t t0 = bench_now_ns();
 	int i;
 
-	for (i = 0; i < BENCH_BLOCK; i++)
+	for (i = 0; i < FIT_BLOCK; i++)
 		syscall(nr);
-	return (double)(now_ns() - t0) / BENCH_BLOCK;
+	return (double)(bench_now_ns() - t0) / FIT_BLOCK;
 }
 
-/* One sample of the ioctl path alone: BENCH_BLOCK ioctls that do nothing. */
+/* One sample of the ioctl path alone: FIT_BLOCK ioctls that do nothing. */
 static double sample_ioctl_floor(int fd)
 {
-	uint64_t t0 = now_ns();
+	uint64_t t0 = bench_now_ns();
 	int i;
 
-	for (i = 0; i < BENCH_BLOCK; i++)
-		ioctl(fd, BENCH_IOCTL_FLOOR, 0);
-	return (double)(now_ns() - t0) / BENCH_BLOCK;
+	for (i = 0; i < FIT_BLOCK; i++)
+		ioctl(fd, FIT_IOCTL_FLOOR, 0);
+	return (double)(bench_now_ns() - t0) / FIT_BLOCK;
 }
 
-/* One sample of a batch size: BENCH_BLOCK calls in BENCH_BLOCK/size ioctls. */
+/* One sample of a batch size: FIT_BLOCK calls in FIT_BLOCK/size ioctls. */
 static int sample_wrapped(int fd, struct wsc_submit *s, double *out)
 {
-	unsigned int rounds = BENCH_BLOCK / s->count, i;
-	uint64_t t0 = now_ns();
+	unsigned int rounds = FIT_BLOCK / s->count, i;
+	uint64_t t0 = bench_now_ns();
 
 	for (i = 0; i < rounds; i++) {
 		int ret = ioctl(fd, WSC_IOC_SUBMIT, s);
@@ -151,12 +129,12 @@ static int sample_wrapped(int fd, struct wsc_submit *s, double *out)
 		if (ret != (int)s->count)
 			return ret < 0 ? -errno : -EINTR;
 	}
-	*out = (double)(now_ns() - t0) / BENCH_BLOCK;
+	*out = (double)(bench_now_ns() - t0) / FIT_BLOCK;
 	return 0;
 }
 
 /* Every wrapped call must have returned what the plain call returns. */
-static int check_results(const struct bench_call *c,
+static int check_results(const struct fit_call *c,
 			 const struct wsc_result *res, unsigned int n)
 {
 	int64_t want = c->wrapped_nr == WSC_NR_NOP ? 0 : getpid();
@@ -172,40 +150,27 @@ static int check_results(const struct bench_call *c,
 	return 0;
 }
 
-static void progress(const char *call, size_t done, size_t total)
+static int fit_one(int fd, const struct fit_call *c, size_t nsamples,
+		     struct fit_result *r)
 {
-	static int last = -1;
-	int pct = (int)(100 * done / total);
-
-	if (pct == last || !isatty(STDERR_FILENO))
-		return;
-	last = pct;
-	fprintf(stderr, "\rwsc bench fit: %-6s %3d%%", call, pct);
-	if (done == total)
-		fprintf(stderr, "\r%40s\r", "");
-}
-
-static int bench_one(int fd, const struct bench_call *c, size_t nsamples,
-		     struct bench_result *r)
-{
-	static struct wsc_entry ent[BENCH_BLOCK];
-	static struct wsc_result res[BENCH_BLOCK];
-	struct wsc_submit sub[BENCH_NR_SIZES];
+	static struct wsc_entry ent[FIT_BLOCK];
+	static struct wsc_result res[FIT_BLOCK];
+	struct wsc_submit sub[FIT_NR_SIZES];
 	size_t warmup = nsamples / 100 + 10, round, i;
-	double x[BENCH_NR_SIZES], y[BENCH_NR_SIZES];
+	double x[FIT_NR_SIZES], y[FIT_NR_SIZES];
 
 	memset(ent, 0, sizeof(ent));
-	for (i = 0; i < BENCH_BLOCK; i++)
+	for (i = 0; i < FIT_BLOCK; i++)
 		ent[i].nr = c->wrapped_nr;
-	for (i = 0; i < BENCH_NR_SIZES; i++) {
+	for (i = 0; i < FIT_NR_SIZES; i++) {
 		sub[i] = (struct wsc_submit){
 			.entries = (uintptr_t)ent,
 			.results = (uintptr_t)res,
-			.count = bench_sizes[i],
+			.count = fit_sizes[i],
 		};
 	}
-	for (i = 0; i < BENCH_NR_VARIANTS; i++) {
-		r->v[i].batch = i >= V_BATCH ? bench_sizes[i - V_BATCH] : 0;
+	for (i = 0; i < FIT_NR_VARIANTS; i++) {
+		r->v[i].batch = i >= V_BATCH ? fit_sizes[i - V_BATCH] : 0;
 		r->v[i].n = 0;
 		r->v[i].samples = calloc(nsamples, sizeof(double));
 		if (!r->v[i].samples)
@@ -214,8 +179,8 @@ static int bench_one(int fd, const struct bench_call *c, size_t nsamples,
 
 	/* Round-robin, the starting variant rotating, warm-up discarded. */
 	for (round = 0; round < warmup + nsamples; round++) {
-		for (i = 0; i < BENCH_NR_VARIANTS; i++) {
-			size_t v = (round + i) % BENCH_NR_VARIANTS;
+		for (i = 0; i < FIT_NR_VARIANTS; i++) {
+			size_t v = (round + i) % FIT_NR_VARIANTS;
 			double ns = 0;
 			int ret = 0;
 
@@ -233,12 +198,12 @@ static int bench_one(int fd, const struct bench_call *c, size_t nsamples,
 			if (round >= warmup)
 				r->v[v].samples[r->v[v].n++] = ns;
 		}
-		progress(c->name, round + 1, warmup + nsamples);
+		bench_progress("fit", round + 1, warmup + nsamples);
 	}
-	if (check_results(c, res, BENCH_BLOCK))
+	if (check_results(c, res, FIT_BLOCK))
 		return -EIO;
 
-	for (i = 0; i < BENCH_NR_VARIANTS; i++) {
+	for (i = 0; i < FIT_NR_VARIANTS; i++) {
 		double *copy = malloc(r->v[i].n * sizeof(double));
 
 		if (!copy)
@@ -248,11 +213,11 @@ static int bench_one(int fd, const struct bench_call *c, size_t nsamples,
 		free(copy);
 	}
 	/* Cost of one batch = fixed + per_call * size. */
-	for (i = 0; i < BENCH_NR_SIZES; i++) {
-		x[i] = bench_sizes[i];
-		y[i] = bench_sizes[i] * r->v[V_BATCH + i].median;
+	for (i = 0; i < FIT_NR_SIZES; i++) {
+		x[i] = fit_sizes[i];
+		y[i] = fit_sizes[i] * r->v[V_BATCH + i].median;
 	}
-	r->fit_error = wsc_stats_fit_line(x, y, BENCH_NR_SIZES, &r->fixed_ns,
+	r->fit_error = wsc_stats_fit_line(x, y, FIT_NR_SIZES, &r->fixed_ns,
 					  &r->per_call_ns);
 	r->speedup = r->v[V_SYSCALL].median / r->per_call_ns;
 	r->break_even = r->v[V_SYSCALL].median > r->per_call_ns ?
@@ -261,21 +226,21 @@ static int bench_one(int fd, const struct bench_call *c, size_t nsamples,
 	return 0;
 }
 
-static void print_table(const struct bench_opts *o, double clock_ns,
-			const struct bench_result *res)
+static void print_table(const struct fit_opts *o, double clock_ns,
+			const struct fit_result *res)
 {
 	size_t c, i;
 
 	printf("# wsc bench fit: %llu calls per variant on CPU %d, %d calls per sample, medians\n",
-	       (unsigned long long)o->iters, o->cpu, BENCH_BLOCK);
+	       (unsigned long long)o->iters, o->cpu, FIT_BLOCK);
 	printf("# clock_gettime costs %.1f ns (median of back-to-back pairs), not subtracted\n",
 	       clock_ns);
 	env_print_text(stdout);
 	printf("%-7s %-9s %10s %8s\n", "call", "variant", "ns/call", "vs plain");
-	for (c = 0; c < BENCH_NR_CALLS; c++) {
-		const struct bench_result *r = &res[c];
+	for (c = 0; c < FIT_NR_CALLS; c++) {
+		const struct fit_result *r = &res[c];
 
-		for (i = 0; i < BENCH_NR_VARIANTS; i++) {
+		for (i = 0; i < FIT_NR_VARIANTS; i++) {
 			char name[16];
 
 			if (i == V_SYSCALL)
@@ -284,33 +249,33 @@ static void print_table(const struct bench_opts *o, double clock_ns,
 				snprintf(name, sizeof(name), "ioctl");
 			else
 				snprintf(name, sizeof(name), "batch %u", r->v[i].batch);
-			printf("%-7s %-9s %10.1f %7.2fx\n", bench_calls[c].name,
+			printf("%-7s %-9s %10.1f %7.2fx\n", fit_calls[c].name,
 			       name, r->v[i].median,
 			       r->v[V_SYSCALL].median / r->v[i].median);
 		}
 		printf("# %s: batch cost = %.1f + %.1f x size ns; speedup per call %.2fx; break-even at %.2f calls\n",
-		       bench_calls[c].name, r->fixed_ns, r->per_call_ns,
+		       fit_calls[c].name, r->fixed_ns, r->per_call_ns,
 		       r->speedup, r->break_even);
 		printf("# %s: the ioctl path alone costs %.1f ns, %.2fx the plain call\n",
-		       bench_calls[c].name, r->v[V_IOCTL].median,
+		       fit_calls[c].name, r->v[V_IOCTL].median,
 		       r->v[V_IOCTL].median / r->v[V_SYSCALL].median);
 	}
 }
 
-static void print_json(const struct bench_opts *o, double clock_ns,
-		       const struct bench_result *res)
+static void print_json(const struct fit_opts *o, double clock_ns,
+		       const struct fit_result *res)
 {
 	size_t c, i;
 
 	printf("{\"iters\": %llu, \"cpu\": %d, \"block\": %d, \"clock_ns\": %.2f",
-	       (unsigned long long)o->iters, o->cpu, BENCH_BLOCK, clock_ns);
-	for (c = 0; c < BENCH_NR_CALLS; c++) {
-		const struct bench_result *r = &res[c];
+	       (unsigned long long)o->iters, o->cpu, FIT_BLOCK, clock_ns);
+	for (c = 0; c < FIT_NR_CALLS; c++) {
+		const struct fit_result *r = &res[c];
 
 		printf(", \"%s\": {\"syscall_ns\": %.2f, \"ioctl_ns\": %.2f, "
-		       "\"batched_ns\": {", bench_calls[c].name,
+		       "\"batched_ns\": {", fit_calls[c].name,
 		       r->v[V_SYSCALL].median, r->v[V_IOCTL].median);
-		for (i = V_BATCH; i < BENCH_NR_VARIANTS; i++)
+		for (i = V_BATCH; i < FIT_NR_VARIANTS; i++)
 			printf("%s\"%u\": %.2f", i > V_BATCH ? ", " : "",
 			       r->v[i].batch, r->v[i].median);
 		printf("}, \"fixed_ns\": %.2f, \"per_call_ns\": %.2f, "
@@ -331,17 +296,17 @@ static const char *const variant_names[] = {
 };
 
 /* Raw samples go to FILE.tmp and are renamed at the end: never half a file. */
-static int write_csv(FILE *f, const struct bench_result *res)
+static int write_csv(FILE *f, const struct fit_result *res)
 {
 	size_t c, i, k;
 
 	fprintf(f, "call,variant,batch,sample,ns_per_call\n");
-	for (c = 0; c < BENCH_NR_CALLS; c++) {
-		for (i = 0; i < BENCH_NR_VARIANTS; i++) {
-			const struct bench_variant *v = &res[c].v[i];
+	for (c = 0; c < FIT_NR_CALLS; c++) {
+		for (i = 0; i < FIT_NR_VARIANTS; i++) {
+			const struct fit_variant *v = &res[c].v[i];
 
 			for (k = 0; k < v->n; k++)
-				fprintf(f, "%s,%s,%u,%zu,%.2f\n", bench_calls[c].name,
+				fprintf(f, "%s,%s,%u,%zu,%.2f\n", fit_calls[c].name,
 					variant_names[i < V_BATCH ? i : V_BATCH],
 					v->batch, k, v->samples[k]);
 		}
@@ -349,9 +314,9 @@ static int write_csv(FILE *f, const struct bench_result *res)
 	return ferror(f) ? -EIO : 0;
 }
 
-static int bench_fit_run(const struct bench_opts *o)
+static int bench_fit_run(const struct fit_opts *o)
 {
-	struct bench_result res[BENCH_NR_CALLS];
+	struct fit_result res[FIT_NR_CALLS];
 	struct csv_out csv = { NULL };
 	double clock_ns;
 	int fd, ret = 1;
@@ -380,9 +345,9 @@ static int bench_fit_run(const struct bench_opts *o)
 	}
 	ret = 1;
 
-	clock_ns = clock_cost_ns();
-	for (c = 0; c < BENCH_NR_CALLS; c++) {
-		if (bench_one(fd, &bench_calls[c], o->iters / BENCH_BLOCK, &res[c]))
+	clock_ns = bench_clock_ps() / 1000.0;
+	for (c = 0; c < FIT_NR_CALLS; c++) {
+		if (fit_one(fd, &fit_calls[c], o->iters / FIT_BLOCK, &res[c]))
 			goto out_free;
 	}
 	if (o->json)
@@ -394,8 +359,8 @@ static int bench_fit_run(const struct bench_opts *o)
 	if (csv.f)
 		ret = csv_commit(&csv, "bench fit", write_csv(csv.f, res));
 out_free:
-	for (c = 0; c < BENCH_NR_CALLS; c++)
-		for (i = 0; i < BENCH_NR_VARIANTS; i++)
+	for (c = 0; c < FIT_NR_CALLS; c++)
+		for (i = 0; i < FIT_NR_VARIANTS; i++)
 			free(res[c].v[i].samples);
 out_fd:
 	close(fd);
@@ -414,14 +379,14 @@ int bench_fit(int argc, char **argv)
 		{ "help",  no_argument,       NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct bench_opts o = { .iters = BENCH_DEFAULT_ITERS };
+	struct fit_opts o = { .iters = FIT_DEFAULT_ITERS };
 	int c;
 
 	while ((c = getopt_long(argc, argv, "n:c:jh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'n':
-			if (parse_u64("--iters", optarg, BENCH_BLOCK,
-				      BENCH_MAX_ITERS, &o.iters))
+			if (parse_u64("--iters", optarg, FIT_BLOCK,
+				      FIT_MAX_ITERS, &o.iters))
 				goto usage;
 			break;
 		case 'c':
@@ -435,7 +400,7 @@ int bench_fit(int argc, char **argv)
 			o.csv = optarg;
 			break;
 		case 'h':
-			bench_usage(stdout);
+			fit_usage(stdout);
 			return 0;
 		default:
 			goto usage;
@@ -448,6 +413,6 @@ int bench_fit(int argc, char **argv)
 	return bench_fit_run(&o);
 
 usage:
-	bench_usage(stderr);
+	fit_usage(stderr);
 	return EXIT_USAGE;
 }

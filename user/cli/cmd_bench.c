@@ -29,6 +29,7 @@ struct bench_cmd {
 	bool list;
 	bool has_size;
 	bool has_cpus;
+	bool has_run_opts;	/* --iters, --cpus or --size given */
 };
 
 static void bench_usage(FILE *f)
@@ -325,6 +326,8 @@ static int bench_check(struct bench_cmd *b, int argc, char **argv)
 	if (b->list) {
 		if (optind != argc)
 			return bench_bad("unexpected argument '%s'", argv[optind]);
+		if (b->has_run_opts || b->all || b->out_dir || b->o.csv_dir)
+			return bench_bad("--list takes no other option than --json");
 		return 0;
 	}
 	if (b->all) {
@@ -400,6 +403,8 @@ int cmd_bench(int argc, char **argv)
 		return bench_fit(argc - 1, argv + 1);
 
 	while ((c = getopt_long(argc, argv, "n:c:s:jao:lh", opts, NULL)) != -1) {
+		if (c == 'n' || c == 'c' || c == 's')
+			b.has_run_opts = true;
 		switch (c) {
 		case 'n':
 			if (parse_u64("--iters", optarg, 1, BENCH_MAX_ITERS,
