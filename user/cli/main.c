@@ -13,6 +13,8 @@ static const struct wsc_cmd wsc_cmds[] = {
 	{ "info",  "show the loaded module's ABI, limits and allowlist", cmd_info },
 	{ "bench", "time system calls: conventional, wrapped, io_uring", cmd_bench },
 	{ "klat",  "run the module's in-kernel latency experiments",    cmd_klat },
+	{ "cp",    "N cp transactions: the WSC paper's programs and ours", cmd_cp },
+	{ "ls",    "list a folder with one wrapped entry of stat calls", cmd_ls },
 };
 
 #define WSC_NR_CMDS (sizeof(wsc_cmds) / sizeof(wsc_cmds[0]))
