@@ -39,6 +39,7 @@ struct cp_cmd {
 	bool json;
 	const char *csv;
 	bool has_n, has_t, has_programs;
+	int cpu;
 };
 
 static void cp_usage(FILE *f)
@@ -58,19 +59,22 @@ static void cp_usage(FILE *f)
 		"  WSC+RW           that, wrapped\n"
 		"  WSC+CHAIN        each transaction one chain (results feed later calls),\n"
 		"                   T transactions per kernel entry\n"
+		"  WSC+CHAIN+COLLECT  T transactions per kernel entry, their calls in the\n"
+		"                   COLLECT order, tied together by the same references\n"
 		"  IO_URING         six linked requests per transaction on direct\n"
 		"                   descriptors, T transactions per submission\n"
 		"  COPY_FILE_RANGE  open, open, copy_file_range, close, close\n\n"
 		"Portions: 1-5 open to close of the paper's programs; 6-9 their read and\n"
 		"write part (NORMAL+COLLECT, WSC+COLLECT, NORMAL+RW, WSC+RW); 10-11 the\n"
-		"write block of NORMAL+COLLECT and WSC+COLLECT; 12-14 open to close of\n"
-		"WSC+CHAIN, IO_URING and COPY_FILE_RANGE.\n\n"
+		"write block of NORMAL+COLLECT and WSC+COLLECT; 12-15 open to close of\n"
+		"WSC+CHAIN, IO_URING, COPY_FILE_RANGE and WSC+CHAIN+COLLECT.\n\n"
 		"Options:\n"
 		"  -n, --transactions N  files to copy, 1..%u (default %u)\n"
 		"  -s, --size SIZE       bytes per file, 1..64MiB; K, KiB, M, MiB allowed\n"
 		"                        (default 4KiB); N x SIZE at most 512MiB\n"
 		"  -t, --threshold T     WSC threshold, 1..%u (default %u)\n"
 		"  -r, --repetitions R   1..%u (default %u), after one warm-up\n"
+		"  -c, --cpu N           run on CPU N (default 0)\n"
 		"      --cold            drop the page cache before every run (root)\n"
 		"      --dir DIR         make the scratch folder in DIR (default $TMPDIR\n"
 		"                        or /tmp); use a real disk filesystem, not tmpfs\n"
@@ -181,6 +185,7 @@ static int cp_parse(struct cp_cmd *c, int argc, char **argv)
 		{ "threshold",    required_argument, NULL, 't' },
 		{ "repetitions",  required_argument, NULL, 'r' },
 		{ "programs",     required_argument, NULL, 'p' },
+		{ "cpu",          required_argument, NULL, 'c' },
 		{ "cold",         no_argument,       NULL, OPT_COLD },
 		{ "dir",          required_argument, NULL, OPT_DIR },
 		{ "keep",         no_argument,       NULL, OPT_KEEP },
@@ -199,7 +204,7 @@ static int cp_parse(struct cp_cmd *c, int argc, char **argv)
 
 	opterr = 0;
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, ":n:s:t:r:p:jh", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":n:s:t:r:p:c:jh", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'n':
 			if (parse_u64("-n", optarg, 1, CP_MAX_N, &v))
@@ -226,6 +231,14 @@ static int cp_parse(struct cp_cmd *c, int argc, char **argv)
 			if (cp_parse_programs(s, optarg))
 				return cp_usage_error("bad --programs");
 			c->has_programs = true;
+			break;
+		case 'c':
+			if (parse_cpu("--cpu", optarg, &c->cpu))
+				return cp_usage_error("bad --cpu");
+			if (cpu_offline(c->cpu)) {
+				fprintf(stderr, "--cpu: CPU %d is offline\n", c->cpu);
+				return cp_usage_error("bad --cpu");
+			}
 			break;
 		case OPT_COLD:
 			s->cold = true;
@@ -326,9 +339,9 @@ static void cp_sweep_print(const struct cp_cmd *c, FILE *f,
 				base.median ? (double)st.median / (double)base.median : 0);
 		} else {
 			if (first && i == 0)
-				fprintf(f, "%5s %5s  %-15s  %14s  %8s\n", "T", "N",
+				fprintf(f, "%5s %5s  %-17s  %14s  %8s\n", "T", "N",
 					"program", "median us/txn", "x NORMAL");
-			fprintf(f, "%5u %5u  %-15s  %14.2f  %8.2f\n", w->threshold, w->n,
+			fprintf(f, "%5u %5u  %-17s  %14.2f  %8.2f\n", w->threshold, w->n,
 				cp_program_names[pt->program], st.median / 1e3 / w->n,
 				base.median ? (double)st.median / (double)base.median : 0);
 		}
@@ -446,6 +459,14 @@ int cmd_cp(int argc, char **argv)
 		ret = csv_open(&csv, "cp", c.csv);
 		if (ret)
 			return ret;
+	}
+	/* One CPU: no migration in the middle of a portion. */
+	ret = pin_to_cpu(c.cpu);
+	if (ret) {
+		fprintf(stderr, "wsc cp: cannot run on CPU %d: %s\n", c.cpu,
+			strerror(-ret));
+		csv_abort(&csv);
+		return 1;
 	}
 	c.s.clock_ps = bench_clock_ps();
 	c.s.quiet_keep = c.json;

@@ -92,20 +92,20 @@ void cp_print_table(const struct cp_session *s, FILE *f)
 	unsigned int i, e;
 
 	cp_print_header(s, f);
-	fprintf(f, "\n%7s  %-15s  %-10s  %12s  %12s  %12s  %8s\n", "portion",
+	fprintf(f, "\n%7s  %-17s  %-10s  %12s  %12s  %12s  %8s\n", "portion",
 		"program", "part", "median us", "min us", "max us", "x NORMAL");
 	for (i = 0; i < cp_nr_portions; i++) {
 		const struct cp_portion *pt = &cp_portions[i];
 
 		if (!cp_portion_stats(s, pt, &st, ev))
 			continue;
-		fprintf(f, "%7u  %-15s  %-10s  %12.1f  %12.1f  %12.1f  %8.2f\n",
+		fprintf(f, "%7u  %-17s  %-10s  %12.1f  %12.1f  %12.1f  %8.2f\n",
 			pt->number, cp_program_names[pt->program], pt->part,
 			st.median / 1e3, st.min / 1e3, st.max / 1e3,
 			cp_ratio(s, pt, &st));
 	}
 	if (w->have_counters) {
-		fprintf(f, "\nhardware events, median per portion:\n%7s  %-15s",
+		fprintf(f, "\nhardware events, median per portion:\n%7s  %-17s",
 			"portion", "program");
 		for (e = 0; e < w->counters.n; e++)
 			fprintf(f, "  %14s", w->counters.ev[e].name);
@@ -115,7 +115,7 @@ void cp_print_table(const struct cp_session *s, FILE *f)
 
 			if (!cp_portion_stats(s, pt, &st, ev))
 				continue;
-			fprintf(f, "%7u  %-15s", pt->number,
+			fprintf(f, "%7u  %-17s", pt->number,
 				cp_program_names[pt->program]);
 			for (e = 0; e < w->counters.n; e++)
 				fprintf(f, "  %14" PRIu64, ev[e].median);

@@ -15,7 +15,9 @@
  *
  * and ours: WSC+CHAIN (each transaction a chain of six entries whose later
  * calls take the descriptors and the byte count from the earlier ones'
- * results, T transactions per kernel entry) and COPY_FILE_RANGE (open,
+ * results, T transactions per kernel entry), WSC+CHAIN+COLLECT (the same
+ * T transactions per entry, their calls in the COLLECT order, tied by the
+ * same references) and COPY_FILE_RANGE (open,
  * open, copy_file_range, close, close: what a user would write today).
  * IO_URING is in cp_uring.c.
  *
@@ -373,7 +375,54 @@ static int cp_chain_prep(struct cp_work *w, unsigned int i)
 	return os;
 }
 
-static int cp_wsc_chain(struct cp_work *w)
+/*
+ * Transactions @base..@base + @k - 1 with the calls of one type together
+ * (the COLLECT order) in one submission.  Every entry starts a chain of its
+ * own; what ties a transaction together is its references: a read of a
+ * failed open, a write of a failed read, a close of a failed open are
+ * cancelled, exactly as in the chain above.  One difference: the
+ * destination is opened even when the source's open failed (openat has no
+ * argument to refer to it through); the failed transaction's file is
+ * removed afterwards like any other partial file.
+ */
+static int cp_chain_collect_prep(struct cp_work *w, unsigned int base,
+				 unsigned int k)
+{
+	struct wsc_batch *b = w->chain;
+	unsigned int j, i;
+	int e0 = -1, e, ret = 0;
+
+	for (j = 0; j < k && ret >= 0; j++) {
+		i = base + j;
+		e = wsc_prep_openat(b, w->dirfd, cp_file(w, false, i), CP_SRC_FLAGS, 0);
+		e0 = j ? e0 : e;
+		w->ent[2 * i] = e;
+		w->ent[2 * i + 1] = (int)k;
+		ret = e < 0 ? e : 0;
+	}
+	for (j = 0; j < k && ret >= 0; j++)
+		ret = wsc_prep_openat(b, w->dirfd, cp_file(w, true, base + j),
+				      CP_DST_FLAGS, CP_DST_MODE);
+	for (j = 0; j < k && ret >= 0; j++) {
+		e = wsc_prep_read(b, -1, cp_buf(w, base + j), w->size);
+		ret = e < 0 ? e : wsc_entry_ref(b, e, 0, e0 + (int)j);
+	}
+	for (j = 0; j < k && ret >= 0; j++) {
+		e = wsc_prep_write(b, -1, cp_buf(w, base + j), 0);
+		ret = e < 0 ? e : wsc_entry_ref(b, e, 0, e0 + (int)(k + j));
+		ret = ret ?: wsc_entry_ref(b, e, 2, e0 + (int)(2 * k + j));
+	}
+	for (j = 0; j < 2 * k && ret >= 0; j++) {
+		e = wsc_prep_close(b, -1);
+		/* close src j refers to open src j, close dst j to open dst j */
+		ret = e < 0 ? e : wsc_entry_ref(b, e, 0, e0 + (int)j);
+	}
+	for (e = e0; ret >= 0 && e < e0 + 6 * (int)k; e++)
+		ret = wsc_entry_set_flags(b, e, WSC_ENTRY_NEW_CHAIN);
+	return ret < 0 ? cp_wsc_fatal("building a submission", ret) : 0;
+}
+
+static int cp_wsc_chain(struct cp_work *w, bool collect)
 {
 	struct wsc_batch *b = w->chain;
 	unsigned int i, queued, pending = 0;
@@ -381,23 +430,40 @@ static int cp_wsc_chain(struct cp_work *w)
 
 	wsc_batch_reset(b);
 	cp_mark(w, CP_MARK_START);
-	for (queued = 0; queued < w->n && !ret; queued++) {
-		first = cp_chain_prep(w, queued);
-		if (first < 0) {
-			ret = first;
-			break;
-		}
-		w->ent[2 * queued] = first;
-		if (++pending == w->threshold || queued + 1 == w->n) {
-			ret = wsc_batch_submit(b);
-			ret = ret < 0 ? cp_wsc_fatal("submit", ret) : 0;
+	for (queued = 0; queued < w->n && !ret;) {
+		if (collect) {
+			unsigned int k = w->n - queued < w->threshold ?
+				w->n - queued : w->threshold;
+
+			ret = cp_chain_collect_prep(w, queued, k);
+			if (ret)
+				break;
+			queued += k;
+		} else {
+			first = cp_chain_prep(w, queued);
+			if (first < 0) {
+				ret = first;
+				break;
+			}
+			w->ent[2 * queued] = first;
+			w->ent[2 * queued + 1] = 1;
+			queued++;
+			if (++pending < w->threshold && queued < w->n)
+				continue;
 			pending = 0;
 		}
+		ret = wsc_batch_submit(b);
+		ret = ret < 0 ? cp_wsc_fatal("submit", ret) : 0;
 	}
-	/* Entries that never ran say -EAGAIN: their transaction failed. */
+	/*
+	 * Step s of transaction i is entry ent[2i] + s * ent[2i + 1].
+	 * Entries that never ran say -EAGAIN: their transaction failed.
+	 */
 	for (i = 0; i < queued && i < w->n; i++) {
 		for (s = 0; s < CP_NR_STEPS; s++) {
-			int64_t r = wsc_batch_result(b, (unsigned int)(w->ent[2 * i] + s));
+			unsigned int e = (unsigned int)(w->ent[2 * i] +
+							s * w->ent[2 * i + 1]);
+			int64_t r = wsc_batch_result(b, e);
 
 			if (r != -EAGAIN)
 				cp_settle(w, &w->txn[i], (enum cp_step)s, r);
@@ -472,7 +538,10 @@ int cp_run_program(struct cp_work *w, enum cp_program p)
 		ret = cp_wsc_blocks(w, true);
 		break;
 	case CP_WSC_CHAIN:
-		ret = cp_wsc_chain(w);
+		ret = cp_wsc_chain(w, false);
+		break;
+	case CP_WSC_CHAIN_COLLECT:
+		ret = cp_wsc_chain(w, true);
 		break;
 	case CP_IO_URING:
 		ret = cp_run_io_uring(w);

@@ -20,6 +20,7 @@ const char *const cp_program_names[CP_NR_PROGRAMS] = {
 	[CP_NORMAL_RW]       = "NORMAL+RW",
 	[CP_WSC_RW]          = "WSC+RW",
 	[CP_WSC_CHAIN]       = "WSC+CHAIN",
+	[CP_WSC_CHAIN_COLLECT] = "WSC+CHAIN+COLLECT",
 	[CP_IO_URING]        = "IO_URING",
 	[CP_COPY_FILE_RANGE] = "COPY_FILE_RANGE",
 };
@@ -50,6 +51,7 @@ const struct cp_portion cp_portions[] = {
 	{ 12, CP_WSC_CHAIN,       OC, CP_MARK_START, CP_MARK_END,    1 },
 	{ 13, CP_IO_URING,        OC, CP_MARK_START, CP_MARK_END,    1 },
 	{ 14, CP_COPY_FILE_RANGE, OC, CP_MARK_START, CP_MARK_END,    1 },
+	{ 15, CP_WSC_CHAIN_COLLECT, OC, CP_MARK_START, CP_MARK_END,  1 },
 };
 #undef OC
 #undef RW
@@ -98,7 +100,7 @@ static int cp_prepare_programs(struct cp_session *s)
 		if (ret)
 			goto no_device;
 	}
-	if (s->want[CP_WSC_CHAIN]) {
+	if (s->want[CP_WSC_CHAIN] || s->want[CP_WSC_CHAIN_COLLECT]) {
 		ret = wsc_batch_create(&w->chain, 0);
 		if (ret)
 			goto no_device;
