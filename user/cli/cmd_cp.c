@@ -79,8 +79,8 @@ static void cp_usage(FILE *f)
 		"      --dir DIR         make the scratch folder in DIR (default $TMPDIR\n"
 		"                        or /tmp); use a real disk filesystem, not tmpfs\n"
 		"      --keep            keep the scratch folder and its files\n"
-		"  -p, --programs LIST   comma-separated programs to run (NORMAL always\n"
-		"                        runs: it is the baseline)\n"
+		"  -p, --programs LIST   comma-separated programs to run (default all);\n"
+		"                        ratios need NORMAL (and NORMAL+COLLECT, NORMAL+RW)\n"
 		"      --sweep threshold run at T = 1, 2, 4, 8, 16, 32, 64\n"
 		"      --sweep n         run at N = 1, 2, 4, ..., 128: where WSC+COLLECT\n"
 		"                        starts to beat NORMAL\n"
@@ -149,7 +149,6 @@ static int cp_parse_programs(struct cp_session *s, const char *list)
 		s->want[p] = true;
 	}
 	free(copy);
-	s->want[CP_NORMAL] = true;
 	return 0;
 }
 
@@ -321,29 +320,37 @@ static void cp_sweep_print(const struct cp_cmd *c, FILE *f,
 			   const struct cp_session *s, bool first, unsigned int *k)
 {
 	const struct cp_work *w = &s->w;
-	struct cp_stat st, base, ev[COUNTERS_MAX];
+	struct cp_stat st, base = { 0 }, ev[COUNTERS_MAX];
 	unsigned int i;
 
 	cp_portion_stats(s, cp_portion_by_number(1), &base, ev);
+	if (first && !c->json)
+		fprintf(f, "%5s %6s  %-17s  %14s  %8s\n", "T", "N", "program",
+			"median us/txn", "x NORMAL");
 	for (i = 0; i < cp_nr_portions; i++) {
 		const struct cp_portion *pt = &cp_portions[i];
+		double ratio;
 
 		if (strcmp(pt->part, "open-close") || !cp_portion_stats(s, pt, &st, ev))
 			continue;
+		ratio = base.median ? (double)st.median / (double)base.median : 0;
 		if (c->json) {
 			fprintf(f, "%s\n    {\"threshold\": %u, \"n\": %u, \"program\": \"%s\", "
 				"\"median_ns\": %" PRIu64 ", \"min_ns\": %" PRIu64
-				", \"max_ns\": %" PRIu64 ", \"ratio\": %.4f}",
+				", \"max_ns\": %" PRIu64 ", \"ratio\": ",
 				(*k)++ ? "," : "", w->threshold, w->n,
-				cp_program_names[pt->program], st.median, st.min, st.max,
-				base.median ? (double)st.median / (double)base.median : 0);
+				cp_program_names[pt->program], st.median, st.min, st.max);
+			if (ratio > 0)
+				fprintf(f, "%.4f}", ratio);
+			else
+				fputs("null}", f);
 		} else {
-			if (first && i == 0)
-				fprintf(f, "%5s %5s  %-17s  %14s  %8s\n", "T", "N",
-					"program", "median us/txn", "x NORMAL");
-			fprintf(f, "%5u %5u  %-17s  %14.2f  %8.2f\n", w->threshold, w->n,
-				cp_program_names[pt->program], st.median / 1e3 / w->n,
-				base.median ? (double)st.median / (double)base.median : 0);
+			fprintf(f, "%5u %6u  %-17s  %14.2f", w->threshold, w->n,
+				cp_program_names[pt->program], st.median / 1e3 / w->n);
+			if (ratio > 0)
+				fprintf(f, "  %8.2f\n", ratio);
+			else
+				fprintf(f, "  %8s\n", "-");
 		}
 	}
 }

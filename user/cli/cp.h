@@ -185,5 +185,6 @@ int cp_run_program(struct cp_work *w, enum cp_program p);
 int cp_uring_setup(struct cp_work *w);
 void cp_uring_teardown(struct cp_work *w);
 int cp_run_io_uring(struct cp_work *w);
+int cp_uring_quiesce(struct cp_work *w);
 
 #endif /* WSC_CP_H */

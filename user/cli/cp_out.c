@@ -99,10 +99,13 @@ void cp_print_table(const struct cp_session *s, FILE *f)
 
 		if (!cp_portion_stats(s, pt, &st, ev))
 			continue;
-		fprintf(f, "%7u  %-17s  %-10s  %12.1f  %12.1f  %12.1f  %8.2f\n",
+		fprintf(f, "%7u  %-17s  %-10s  %12.1f  %12.1f  %12.1f",
 			pt->number, cp_program_names[pt->program], pt->part,
-			st.median / 1e3, st.min / 1e3, st.max / 1e3,
-			cp_ratio(s, pt, &st));
+			st.median / 1e3, st.min / 1e3, st.max / 1e3);
+		if (cp_ratio(s, pt, &st) > 0)
+			fprintf(f, "  %8.2f\n", cp_ratio(s, pt, &st));
+		else
+			fprintf(f, "  %8s\n", "-");
 	}
 	if (w->have_counters) {
 		fprintf(f, "\nhardware events, median per portion:\n%7s  %-17s",
@@ -228,10 +231,15 @@ void cp_print_json(const struct cp_session *s, FILE *f)
 			continue;
 		fprintf(f, "%s\n    {\"program\": \"%s\", \"portion\": %u, \"part\": \"%s\", "
 			"\"median_ns\": %" PRIu64 ", \"min_ns\": %" PRIu64 ", \"max_ns\": %"
-			PRIu64 ", \"ratio\": %.4f, \"baseline\": %u, \"events\": ",
-			k++ ? "," : "", cp_program_names[pt->program], pt->number,
-			pt->part, st.median, st.min, st.max, cp_ratio(s, pt, &st),
-			pt->baseline);
+			PRIu64 ", \"ratio\": ", k++ ? "," : "",
+			cp_program_names[pt->program], pt->number, pt->part,
+			st.median, st.min, st.max);
+		/* No baseline run (--programs left it out): no ratio. */
+		if (cp_ratio(s, pt, &st) > 0)
+			fprintf(f, "%.4f", cp_ratio(s, pt, &st));
+		else
+			fputs("null", f);
+		fprintf(f, ", \"baseline\": %u, \"events\": ", pt->baseline);
 		cp_json_events(s, f, ev);
 		fputc('}', f);
 	}

@@ -216,6 +216,8 @@ static int cp_run_once(struct cp_session *s, enum cp_program p, int rep)
 	ret = cp_run_program(w, p);
 	if (w->have_counters)
 		counter_group_stop(&w->counters);
+	if (!ret && p == CP_IO_URING)
+		ret = cp_uring_quiesce(w);
 	if (ret)
 		return ret;
 	s->mismatches += cp_verify(w, p, stderr);

@@ -166,6 +166,34 @@ static void cp_uring_settle(struct cp_work *w, unsigned int base,
 }
 
 /**
+ * cp_uring_quiesce() - let go of every file the last run closed
+ * @w: the work, after an IO_URING run
+ *
+ * Closing a direct descriptor does not drop the file at once: io_uring
+ * puts it when the table's resource node is retired, a little later.
+ * Until then a removed destination still holds its blocks, so the next
+ * program could find the filesystem fuller than it is (a small tmpfs
+ * runs out).  Unregistering the table waits for those puts.  Not timed.
+ *
+ * Return: 0 or -errno.
+ */
+int cp_uring_quiesce(struct cp_work *w)
+{
+	struct cp_uring *u = w->uring;
+	int ret;
+
+	if (!u)
+		return 0;
+	ret = io_uring_unregister_files(&u->ring);
+	if (!ret)
+		ret = io_uring_register_files_sparse(&u->ring, u->slots);
+	if (ret < 0)
+		fprintf(stderr, "wsc cp: io_uring files table: %s\n",
+			strerror(-ret));
+	return ret < 0 ? ret : 0;
+}
+
+/**
  * cp_run_io_uring() - the IO_URING program
  * @w: the work, reset, with cp_uring_setup() done
  *

@@ -1,0 +1,235 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# wsc cp against the loaded module, on a real filesystem ($WSC_SCRATCH,
+# the ext4 disk tools/vm-run --scratch mounts): every program copies
+# correctly, failures are reported per transaction and leave no partial
+# file behind, the outputs hold what they claim, bad arguments are usage
+# errors.  Timings are never asserted.
+. "$(dirname "$0")/tap.sh"
+wsc=${WSC:-build/wsc}
+python=${PYTHON:-/usr/bin/python3}
+scratch=${WSC_SCRATCH:-}
+if [ -z "$scratch" ]; then
+	scratch=$(mktemp -d)
+	echo "# no \$WSC_SCRATCH: using $scratch (not a disk filesystem)"
+fi
+work=$(mktemp -d "$scratch/t_cp.XXXXXX")
+out=$(mktemp -d)
+plot_out=${WSC_CP_OUT:-}
+programs="NORMAL NORMAL+COLLECT WSC+COLLECT NORMAL+RW WSC+RW WSC+CHAIN WSC+CHAIN+COLLECT IO_URING COPY_FILE_RANGE"
+
+echo "TAP version 13"
+
+# The folder a --keep run left in $1: its only wsc-cp.* entry.
+kept() {
+	ls -d "$1"/wsc-cp.* 2>/dev/null | head -n 1
+}
+
+# Every destination in folder $1 equals its source, and there are $2.
+copies_equal() {
+	n=0
+	for d in "$1"/dst-*; do
+		[ -e "$d" ] || continue
+		[ -f "$d" ] || continue
+		cmp -s "$d" "$1/src-${d##*/dst-}" || { echo "# $d differs"; return 1; }
+		n=$((n + 1))
+	done
+	[ "$n" -eq "$2" ] || { echo "# $n copies, wanted $2"; return 1; }
+}
+
+# check_json FILE N PROGRAMS...: verified, n, every program's open-close.
+check_json() {
+	$python - "$@" <<'PY'
+import json, sys
+path, n, progs = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+d = json.load(open(path))
+for k in ("verified", "n", "threshold", "size", "results", "failed", "errors"):
+    assert k in d, k
+assert d["verified"] is True and d["n"] == n and d["failed"] == 0, d
+ran = {r["program"] for r in d["results"] if r["part"] == "open-close"}
+assert ran == set(progs), (ran, progs)
+for r in d["results"]:
+    for k in ("program", "portion", "median_ns", "min_ns", "max_ns", "events"):
+        assert k in r, k
+    assert 0 < r["min_ns"] <= r["median_ns"] <= r["max_ns"], r
+    assert r["events"] == "not available" or isinstance(r["events"], dict)
+PY
+}
+
+# Each program alone, N = 1, N = 3 and N = 7 with T = 3 (T does not divide
+# N), its copies kept and compared here with cmp, independently of wsc.
+for p in $programs; do
+	for nt in "1 8" "3 8" "7 3"; do
+		set -- $nt
+		d=$(mktemp -d "$work/one.XXXXXX")
+		if $wsc cp -p "$p" -n "$1" -t "$2" -r 1 --dir "$d" --keep --json \
+			> "$out/one.json" 2> "$out/one.err" &&
+			check_json "$out/one.json" "$1" "$p" &&
+			copies_equal "$(kept "$d")" "$1"; then
+			ok "$p copies N=$1 T=$2 byte for byte"
+		else
+			not_ok "$p copies N=$1 T=$2 byte for byte"
+			sed 's/^/# /' "$out/one.err"
+		fi
+		rm -rf "$d"
+	done
+done
+
+check "all programs together, N=10 T=4, verified, 15 portions" sh -c \
+	"$wsc cp -n 10 -t 4 -r 2 --dir $work --json > $out/all.json &&
+	 $python -c 'import json; d = json.load(open(\"$out/all.json\")); assert d[\"verified\"] and len(d[\"results\"]) == 15, d[\"results\"]; assert sorted(r[\"portion\"] for r in d[\"results\"]) == list(range(1, 16))'"
+check "ratios: 1 for each baseline portion, null for none" $python -c "
+import json
+d = json.load(open('$out/all.json'))
+for r in d['results']:
+    if r['portion'] == r['baseline']:
+        assert r['ratio'] == 1.0, r
+    assert r['ratio'] is None or r['ratio'] > 0, r
+"
+check "the default table has the paper's portions and the target lines" sh -c \
+	"$wsc cp -n 4 -r 1 --dir $work > $out/table.txt &&
+	 grep -Eq '^ +11  WSC\\+COLLECT +write ' $out/table.txt &&
+	 grep -q '^verified: .* all equal' $out/table.txt &&
+	 grep -q '^target: WSC+CHAIN .* faster than NORMAL' $out/table.txt &&
+	 grep -q '^hardware events: ' $out/table.txt"
+check "the scratch folder is removed without --keep" sh -c "test -z \"\$(ls -d $work/wsc-cp.* 2>/dev/null)\""
+check "--csv: one row per portion and repetition, event columns present" sh -c \
+	"$wsc cp -n 3 -r 3 --dir $work --csv $out/cp.csv > /dev/null &&
+	 test \$(wc -l < $out/cp.csv) -eq \$((1 + 15 * 3)) &&
+	 head -n 1 $out/cp.csv | grep -q '^n,threshold,size,program,portion,part,repetition,ns,cycles,' &&
+	 test ! -e $out/cp.csv.tmp"
+
+# Failures, made for real.
+d=$(mktemp -d "$work/fail.XXXXXX")
+$wsc cp -n 5 -t 2 -r 1 --dir "$d" --keep --inject missing-source:2 --json \
+	> "$out/miss.json" 2> "$out/miss.err"
+rc=$?
+check "missing source: exit 1" test "$rc" -eq 1
+check "missing source: named per program on stderr" sh -c \
+	"test \$(grep -c 'transaction 2 (src-0002 -> dst-0002): openat of the source: No such file or directory' $out/miss.err) -eq 9"
+check "missing source: JSON errors, other copies verified" $python -c "
+import json
+d = json.load(open('$out/miss.json'))
+assert d['verified'] is True and d['failed'] == 9, d
+assert all(e['transaction'] == 2 and e['error'] == 'No such file or directory' for e in d['errors'])
+"
+check "missing source: no dst-0002 left behind" test ! -e "$(kept "$d")/dst-0002"
+check "missing source: the 4 kept copies equal their sources" copies_equal "$(kept "$d")" 4
+rm -rf "$d"
+
+d=$(mktemp -d "$work/fail.XXXXXX")
+$wsc cp -n 4 -t 3 -r 1 --dir "$d" --keep --inject unwritable-dest:3 \
+	> /dev/null 2> "$out/dest.err"
+rc=$?
+check "unwritable destination: exit 1, named per program" sh -c \
+	"test $rc -eq 1 && test \$(grep -c 'transaction 3 (src-0003 -> dst-0003): openat of the destination: Is a directory' $out/dest.err) -eq 9"
+check "unwritable destination: the 3 other copies equal their sources" copies_equal "$(kept "$d")" 3
+rm -rf "$d"
+
+# ENOSPC: a tmpfs with room for the sources and only some copies.
+tiny=$(mktemp -d)
+if mount -t tmpfs -o size=200k,mode=0755 wsc-tiny "$tiny"; then
+	$wsc cp -n 16 --size 8K -t 4 -r 1 --dir "$tiny" --keep --json \
+		> "$out/full.json" 2> "$out/full.err"
+	rc=$?
+	k=$(kept "$tiny")
+	check "full filesystem: exit 1" test "$rc" -eq 1
+	check "full filesystem: ENOSPC or a short write reported per transaction" \
+		grep -Eq 'transaction [0-9]+ .*(No space left on device|short write)' "$out/full.err"
+	check "full filesystem: every copy left behind equals its source" sh -c "
+		n=0
+		for f in $k/dst-*; do
+			[ -f \"\$f\" ] || continue
+			cmp -s \"\$f\" \"$k/src-\${f##*/dst-}\" || exit 1
+			n=\$((n + 1))
+		done
+		echo \"# \$n complete copies kept\"
+		test \$n -gt 0 && test \$n -lt 16"
+	check "full filesystem: JSON failed > 0, claimed copies verified" $python -c "
+import json
+d = json.load(open('$out/full.json'))
+assert d['failed'] > 0 and d['verified'] is True, d
+"
+	rm -rf "$k"
+	umount "$tiny"
+else
+	not_ok "mount a small tmpfs"
+fi
+rmdir "$tiny"
+
+# --cold: root drops the caches; anyone else is told why.
+check "--cold as root runs and verifies" sh -c \
+	"$wsc cp -n 3 -r 1 --cold --dir $work --json | $python -c 'import json,sys; d = json.load(sys.stdin); assert d[\"cold\"] and d[\"verified\"]'"
+nobody_dir=$(mktemp -d)
+chmod 1777 "$nobody_dir"
+check "--cold without root: exit 1 naming drop_caches" sh -c \
+	"setpriv --reuid=65534 --regid=65534 --clear-groups $wsc cp -p NORMAL -n 2 -r 1 --cold --dir $nobody_dir > /dev/null 2> $out/cold.err;
+	 test \$? -eq 1 && grep -q 'drop_caches, which needs root' $out/cold.err && test -z \"\$(ls -A $nobody_dir)\""
+rmdir "$nobody_dir"
+
+check "without /dev/wsc: the WSC programs are refused (exit 1)" sh -c \
+	"WSC_DEVICE=/nonexistent $wsc cp -n 2 -r 1 --dir $work > /dev/null 2> $out/nodev.err;
+	 test \$? -eq 1 && grep -q 'need /dev/wsc' $out/nodev.err"
+check "without /dev/wsc: the conventional and io_uring programs still run" sh -c \
+	"WSC_DEVICE=/nonexistent $wsc cp -p NORMAL,IO_URING,COPY_FILE_RANGE -n 2 -r 1 --dir $work > /dev/null"
+
+# The sweeps.
+check "--sweep threshold: every T, every program, JSON" sh -c \
+	"$wsc cp --sweep threshold -n 8 -r 1 --dir $work --json > $out/sweep-t.json &&
+	 $python -c 'import json; d = json.load(open(\"$out/sweep-t.json\")); assert d[\"sweep\"] == \"threshold\" and d[\"verified\"]; ts = sorted({p[\"threshold\"] for p in d[\"points\"]}); assert ts == [1, 2, 4, 8, 16, 32, 64], ts; assert len(d[\"points\"]) == 7 * 9'"
+check "--sweep n: N from 1 to 128, a crossover key" sh -c \
+	"$wsc cp --sweep n -p NORMAL,WSC+COLLECT -r 1 --dir $work --json > $out/sweep-n.json &&
+	 $python -c 'import json; d = json.load(open(\"$out/sweep-n.json\")); assert d[\"sweep\"] == \"n\" and \"crossover_n\" in d; ns = sorted({p[\"n\"] for p in d[\"points\"]}); assert ns == [1, 2, 4, 8, 16, 32, 64, 128], ns'"
+if [ -n "$plot_out" ]; then
+	mkdir -p "$plot_out"
+	cp "$out/all.json" "$plot_out/cp.json"
+	cp "$out/sweep-t.json" "$plot_out/cp-sweep-threshold.json"
+	cp "$out/sweep-n.json" "$plot_out/cp-sweep-n.json"
+fi
+
+# Usage errors: exit 2, and no scratch folder made.
+usage_case() {
+	name=$1
+	shift
+	ud=$(mktemp -d "$work/usage.XXXXXX")
+	$wsc cp --dir "$ud" "$@" > /dev/null 2> "$out/usage.err"
+	rc=$?
+	if [ "$rc" -eq 2 ] && [ -z "$(ls -A "$ud")" ] && [ -s "$out/usage.err" ]; then
+		ok "usage error: $name"
+	else
+		not_ok "usage error: $name (exit $rc)"
+	fi
+	rm -rf "$ud"
+}
+usage_case "-n 0" -n 0
+usage_case "-n x" -n x
+usage_case "-n over the maximum" -n 100001
+usage_case "-t 0" -t 0
+usage_case "-t 129" -t 129
+usage_case "-r 0" -r 0
+usage_case "-r -1" -r -1
+usage_case "--size 0" --size 0
+usage_case "--size 65M" --size 65M
+usage_case "--size 4Q" --size 4Q
+usage_case "N x SIZE too large" -n 100000 --size 64K
+usage_case "--sweep foo" --sweep foo
+usage_case "--sweep n with -n" --sweep n -n 5
+usage_case "--sweep threshold with -t" --sweep threshold -t 4
+usage_case "--sweep with --keep" --sweep n --keep
+usage_case "--inject bogus" --inject bogus:1
+usage_case "--inject past N" -n 3 --inject missing-source:4
+usage_case "--programs FOO" --programs FOO
+usage_case "an operand" extra
+usage_case "an unknown option" --frobnicate
+usage_case "--cpu offline or absent" --cpu 4096
+usage_case "--csv a folder" --csv /tmp
+usage_case "-n without a value" -n
+check "usage error: --dir that does not exist" sh -c \
+	"$wsc cp --dir /nonexistent/x > /dev/null 2>&1; test \$? -eq 2"
+check "usage error: --dir a file" sh -c \
+	"$wsc cp --dir /etc/hostname > /dev/null 2>&1; test \$? -eq 2"
+check "--help: exit 0, lists the programs" sh -c \
+	"$wsc cp --help | grep -q 'WSC+CHAIN+COLLECT'"
+
+rm -rf "$work" "$out"
+tap_done
