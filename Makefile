@@ -131,7 +131,7 @@ unit: user
 	$(Q)tests/run-unit $(UNIT_BINS)
 
 vmtest: all
-	$(Q)tools/vm-run --dmesg $(B)/vm-dmesg.txt -- tests/vm/run $(B)/tests/vm
+	$(Q)tools/vm-run --scratch 1G --dmesg $(B)/vm-dmesg.txt -- tests/vm/run $(B)/tests/vm
 
 # The README's test command: everything, counted, on a fresh machine.
 check: deps
@@ -140,10 +140,10 @@ check: deps
 
 demo: deps
 	$(Q)$(MAKE) --no-print-directory all
-	$(Q)tools/vm-run -- tools/demo
+	$(Q)tools/vm-run --scratch 1G -- tools/demo
 
 bench: all
-	$(Q)tools/vm-run -- tools/bench
+	$(Q)tools/vm-run --scratch 2G -- tools/bench
 
 install: all
 	install -d $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR)/linux \
