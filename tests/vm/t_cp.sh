@@ -219,6 +219,8 @@ usage_case "--sweep with --keep" --sweep n --keep
 usage_case "--inject bogus" --inject bogus:1
 usage_case "--inject past N" -n 3 --inject missing-source:4
 usage_case "--programs FOO" --programs FOO
+usage_case "--programs with no program" --programs ,
+usage_case "--sweep n past 512MiB at N = 128" --sweep n --size 4500K
 usage_case "an operand" extra
 usage_case "an unknown option" --frobnicate
 usage_case "--cpu offline or absent" --cpu 4096

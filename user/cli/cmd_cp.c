@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
  * wsc cp: the WSC paper's cp experiment (N transactions, five programs,
- * eleven portions) with our three programs beside it, and its two sweeps.
+ * eleven portions) with our four programs beside it, and its two sweeps.
  *
- *   wsc cp [-n N] [-s SIZE] [-t T] [-r R] [--cold] [--dir DIR] [--keep]
- *          [--programs LIST] [--json] [--csv FILE]
+ *   wsc cp [-n N] [-s SIZE] [-t T] [-r R] [-c CPU] [--cold] [--dir DIR]
+ *          [--keep] [--programs LIST] [--json] [--csv FILE] [--inject K:N]
  *   wsc cp --sweep threshold|n [options]
  */
 #include <ctype.h>
@@ -28,6 +28,8 @@
 #define CP_MAX_THRESHOLD	128		/* 6 x T entries per chain submission */
 #define CP_MAX_REPS		1000
 
+#define CP_ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
 static const unsigned int cp_sweep_t[] = { 1, 2, 4, 8, 16, 32, 64 };
 static const unsigned int cp_sweep_n[] = { 1, 2, 4, 8, 16, 32, 64, 128 };
 
@@ -38,7 +40,7 @@ struct cp_cmd {
 	enum cp_sweep sweep;
 	bool json;
 	const char *csv;
-	bool has_n, has_t, has_programs;
+	bool has_n, has_t, has_programs, has_dir;
 	int cpu;
 };
 
@@ -149,7 +151,11 @@ static int cp_parse_programs(struct cp_session *s, const char *list)
 		s->want[p] = true;
 	}
 	free(copy);
-	return 0;
+	for (p = 0; p < CP_NR_PROGRAMS; p++)
+		if (s->want[p])
+			return 0;
+	fprintf(stderr, "--programs: no program named in '%s'\n", list);
+	return -1;
 }
 
 static int cp_parse_inject(struct cp_work *w, const char *arg, uint64_t *k)
@@ -244,6 +250,7 @@ static int cp_parse(struct cp_cmd *c, int argc, char **argv)
 			break;
 		case OPT_DIR:
 			s->parent = optarg;
+			c->has_dir = true;
 			break;
 		case OPT_KEEP:
 			s->keep = true;
@@ -281,7 +288,9 @@ static int cp_parse(struct cp_cmd *c, int argc, char **argv)
 		fprintf(stderr, "unexpected argument '%s'\n", argv[optind]);
 		return cp_usage_error("wsc cp takes no operands");
 	}
-	if ((uint64_t)w->n * w->size > CP_MAX_BYTES)
+	/* The N sweep's largest point is what must fit. */
+	v = c->sweep == CP_SWEEP_N ? cp_sweep_n[CP_ARRAY_SIZE(cp_sweep_n) - 1] : w->n;
+	if (v * w->size > CP_MAX_BYTES)
 		return cp_usage_error("N x SIZE is above 512MiB");
 	if (inject_k > w->n)
 		return cp_usage_error("--inject names a transaction past N");
@@ -292,13 +301,11 @@ static int cp_parse(struct cp_cmd *c, int argc, char **argv)
 		return cp_usage_error("--sweep threshold sets -t itself");
 	if (c->sweep == CP_SWEEP_N && (c->has_n || w->fault))
 		return cp_usage_error("--sweep n sets -n itself");
-	if (stat(s->parent, &st)) {
-		fprintf(stderr, "--dir: %s: %s\n", s->parent, strerror(errno));
-		return cp_usage_error("bad --dir");
-	}
-	if (!S_ISDIR(st.st_mode)) {
-		fprintf(stderr, "--dir: %s: not a folder\n", s->parent);
-		return cp_usage_error("bad --dir");
+	errno = 0;
+	if (stat(s->parent, &st) || !S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "%s: %s: %s\n", c->has_dir ? "--dir" : "$TMPDIR",
+			s->parent, errno ? strerror(errno) : "not a folder");
+		return cp_usage_error(c->has_dir ? "bad --dir" : "bad $TMPDIR");
 	}
 	return 0;
 }
@@ -363,9 +370,8 @@ static void cp_sweep_print(const struct cp_cmd *c, FILE *f,
 static int cp_sweep(struct cp_cmd *c, struct csv_out *csv)
 {
 	const unsigned int *pts = c->sweep == CP_SWEEP_N ? cp_sweep_n : cp_sweep_t;
-	unsigned int np = c->sweep == CP_SWEEP_N ?
-		sizeof(cp_sweep_n) / sizeof(cp_sweep_n[0]) :
-		sizeof(cp_sweep_t) / sizeof(cp_sweep_t[0]);
+	unsigned int np = c->sweep == CP_SWEEP_N ? CP_ARRAY_SIZE(cp_sweep_n) :
+		CP_ARRAY_SIZE(cp_sweep_t);
 	struct cp_session proto = c->s;
 	bool beats[16] = { false };
 	unsigned int i, k = 0, crossover = 0;
@@ -409,8 +415,13 @@ static int cp_sweep(struct cp_cmd *c, struct csv_out *csv)
 		}
 		cp_session_close(&c->s);
 	}
-	if (ret)
+	if (ret) {
+		/* Stdout still holds valid JSON, saying the sweep failed. */
+		if (c->json)
+			printf("\n  ],\n  \"error\": \"a point could not run (see "
+			       "stderr)\"\n}\n");
 		return ret;
+	}
 	if (c->sweep == CP_SWEEP_N) {
 		for (i = np; i > 0 && beats[i - 1]; i--)
 			crossover = pts[i - 1];
@@ -430,6 +441,9 @@ static int cp_sweep(struct cp_cmd *c, struct csv_out *csv)
 		if (c->sweep == CP_SWEEP_N && crossover)
 			printf("WSC+COLLECT beats NORMAL from N = %u on (the paper: one "
 			       "transaction alone costs about 2x under WSC)\n", crossover);
+		else if (c->sweep == CP_SWEEP_N && (!proto.want[CP_NORMAL] ||
+						     !proto.want[CP_WSC_COLLECT]))
+			printf("no crossover: NORMAL and WSC+COLLECT did not both run\n");
 		else if (c->sweep == CP_SWEEP_N)
 			printf("WSC+COLLECT does not stay ahead of NORMAL up to N = %u\n",
 			       pts[np - 1]);

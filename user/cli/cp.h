@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * wsc cp: N cp transactions (open, open, read, write, close, close) run by
- * the WSC paper's five programs and three of ours, timed by portion.
+ * the WSC paper's five programs and four of ours, timed by portion.
  *
  *   cp_files.c     the scratch folder: sources, destinations, verification
  *   cp_programs.c  the programs that use plain system calls and libwsc
@@ -64,7 +64,7 @@ enum cp_step {
 
 /**
  * struct cp_portion - one measured portion: a program between two marks
- * @number:   the paper's numbering (1-11), ours after it (12-14)
+ * @number:   the paper's numbering (1-11), ours after it (12-15)
  * @program:  whose
  * @part:     "open-close", "read-write" or "write"
  * @from, @to: the marks it lies between
@@ -89,7 +89,7 @@ extern const char *const cp_step_names[CP_NR_STEPS];
  * @nread:  bytes the read returned
  * @err:    0, or the errno of the first call that failed
  * @step:   which call that was
- * @short_count: when @err is EIO for a short write, the bytes written
+ * @short_count: the bytes a short write wrote (its @err is EIO), else -1
  */
 struct cp_txn {
 	int src_fd;
@@ -111,7 +111,8 @@ enum cp_fault {
  * struct cp_work - the scratch folder and everything a run uses
  * @n:         transactions
  * @threshold: WSC threshold: calls per flush for WSC+COLLECT and WSC+RW,
- *             transactions per submission for WSC+CHAIN and IO_URING
+ *             transactions per submission for WSC+CHAIN,
+ *             WSC+CHAIN+COLLECT and IO_URING
  * @size:      bytes per file
  * @dir:       the scratch folder made for this command
  * @dirfd:     a descriptor of it; every open is relative to it
@@ -175,6 +176,7 @@ int cp_check_cold(char *why, size_t len);
 /* Compare every claimed copy with its source; return how many differ. */
 unsigned int cp_verify(struct cp_work *w, enum cp_program p, FILE *err);
 void cp_discard_failed(struct cp_work *w);
+void cp_remove_copies(struct cp_work *w);
 
 /* cp_programs.c: run program @p once over every transaction. */
 void cp_mark(struct cp_work *w, enum cp_mark m);

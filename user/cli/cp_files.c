@@ -219,6 +219,18 @@ static void cp_remove_dst(struct cp_work *w, unsigned int i)
 }
 
 /**
+ * cp_remove_copies() - remove every destination of the last run
+ * @w: the work
+ */
+void cp_remove_copies(struct cp_work *w)
+{
+	unsigned int i;
+
+	for (i = 0; i < w->n; i++)
+		cp_remove_dst(w, i);
+}
+
+/**
  * cp_files_teardown() - close the folder; remove it unless @keep
  * @w:    the work
  * @keep: leave the folder and its files (--keep)
@@ -260,7 +272,8 @@ int cp_files_reset(struct cp_work *w)
 
 	for (i = 0; i < w->n; i++) {
 		cp_remove_dst(w, i);
-		w->txn[i] = (struct cp_txn){ .src_fd = -1, .dst_fd = -1 };
+		w->txn[i] = (struct cp_txn){ .src_fd = -1, .dst_fd = -1,
+					     .short_count = -1 };
 	}
 	if (w->fault == CP_FAULT_UNWRITABLE_DEST) {
 		char name[CP_NAME_LEN];

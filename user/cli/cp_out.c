@@ -47,8 +47,7 @@ void cp_print_errors(const struct cp_session *s, FILE *f)
 			cp_program_names[e->program], e->txn + 1,
 			cp_file(w, false, e->txn), cp_file(w, true, e->txn),
 			cp_step_names[e->step]);
-		if (e->step == CP_STEP_WRITE && e->err == EIO && e->short_count >= 0 &&
-		    e->short_count < (int64_t)w->size)
+		if (e->short_count >= 0)
 			fprintf(f, "short write, %" PRId64 " of %zu bytes", e->short_count,
 				w->size);
 		else
@@ -178,7 +177,10 @@ static void cp_json_errors(const struct cp_session *s, FILE *f)
 			"\"error\": ", k ? "," : "", cp_program_names[e->program],
 			e->txn + 1, cp_file(w, false, e->txn),
 			cp_file(w, true, e->txn), cp_step_names[e->step]);
-		json_string(f, strerror(e->err));
+		if (e->short_count >= 0)
+			fprintf(f, "\"short write\", \"written\": %" PRId64, e->short_count);
+		else
+			json_string(f, strerror(e->err));
 		fprintf(f, ", \"runs\": %u}", e->runs);
 	}
 	fputs(s->nr_errors ? "\n  ],\n" : "],\n", f);

@@ -58,7 +58,9 @@ void cp_fail(struct cp_txn *t, enum cp_step step, int err)
 /*
  * The outcome of one call of transaction @t, from the conventional call's
  * return value (-errno on failure) or a wrapped entry's result.  Shared by
- * every program so that they all judge a transaction alike.
+ * every program whose descriptors are real ones, so that they all judge a
+ * transaction alike; io_uring's direct descriptors are slots, not fds
+ * (an open returns 0), so cp_uring.c judges by the same rules itself.
  */
 static void cp_settle(struct cp_work *w, struct cp_txn *t, enum cp_step step,
 		      int64_t ret)
@@ -360,8 +362,10 @@ static int cp_chain_prep(struct cp_work *w, unsigned int i)
 	wr = wsc_prep_write(b, -1, cp_buf(w, i), 0);
 	cs = wsc_prep_close(b, -1);
 	cd = wsc_prep_close(b, -1);
-	if (os < 0 || od < 0 || rd < 0 || wr < 0 || cs < 0 || cd < 0)
-		return cp_wsc_fatal("queueing a transaction", -ENOMEM);
+	ret = os < 0 ? os : od < 0 ? od : rd < 0 ? rd : wr < 0 ? wr :
+	      cs < 0 ? cs : cd < 0 ? cd : 0;
+	if (ret < 0)
+		return cp_wsc_fatal("queueing a transaction", ret);
 	ret = wsc_entry_set_flags(b, os, WSC_ENTRY_NEW_CHAIN);
 	ret = ret ?: wsc_entry_ref(b, rd, 0, os);
 	ret = ret ?: wsc_entry_ref(b, wr, 0, od);
@@ -514,7 +518,8 @@ static int cp_copy_file_range(struct cp_work *w)
  * descriptor of it is open, whatever failed.
  *
  * Return: 0, or -errno when the program itself could not go on (libwsc
- * or io_uring refused a submission), after saying why.
+ * or io_uring refused a submission), after saying why; the run then
+ * counts for nothing and its caller removes every copy.
  */
 int cp_run_program(struct cp_work *w, enum cp_program p)
 {
@@ -561,8 +566,6 @@ int cp_run_program(struct cp_work *w, enum cp_program p)
 		if (t->dst_fd >= 0)
 			close(t->dst_fd);
 		t->src_fd = t->dst_fd = -1;
-		if (ret && !t->err)
-			cp_fail(t, CP_STEP_OPEN_SRC, -ret);
 	}
 	return ret;
 }

@@ -105,7 +105,10 @@ static int cp_prepare_programs(struct cp_session *s)
 		if (ret)
 			goto no_device;
 	}
-	if (s->want[CP_IO_URING] && cp_uring_setup(w)) {
+	if (s->want[CP_IO_URING] && (ret = cp_uring_setup(w))) {
+		if (!w->uring_why[0])
+			snprintf(w->uring_why, sizeof(w->uring_why), "%s",
+				 strerror(-ret));
 		/* Like wsc bench: io_uring missing leaves out only itself. */
 		snprintf(s->skip_why[CP_IO_URING], sizeof(s->skip_why[0]),
 			 "%s", w->uring_why);
@@ -137,7 +140,6 @@ no_device:
  */
 int cp_session_open(struct cp_session *s)
 {
-	unsigned int p;
 	int ret;
 
 	s->w.dirfd = -1;
@@ -151,11 +153,11 @@ int cp_session_open(struct cp_session *s)
 	ret = cp_prepare_programs(s);
 	if (ret)
 		goto close_programs;
-	for (p = 0; p < CP_NR_PROGRAMS; p++)
-		s->nr_run += s->want[p];
 	return 0;
 
 close_programs:
+	/* Nothing was measured: --keep has nothing to keep. */
+	s->keep = false;
 	cp_session_close(s);
 	return ret;
 free_samples:
@@ -218,8 +220,11 @@ static int cp_run_once(struct cp_session *s, enum cp_program p, int rep)
 		counter_group_stop(&w->counters);
 	if (!ret && p == CP_IO_URING)
 		ret = cp_uring_quiesce(w);
-	if (ret)
+	if (ret) {
+		/* Nothing of a run that could not go on is claimed or kept. */
+		cp_remove_copies(w);
 		return ret;
+	}
 	s->mismatches += cp_verify(w, p, stderr);
 	s->copies += w->n;
 	for (i = 0; i < w->n; i++) {
@@ -251,19 +256,19 @@ static int cp_run_once(struct cp_session *s, enum cp_program p, int rep)
  */
 int cp_session_run(struct cp_session *s)
 {
-	int rep, k, ret;
+	enum cp_program order[CP_NR_PROGRAMS];
+	unsigned int nr = 0, k;
+	int rep, ret, p;
 
+	for (p = 0; p < CP_NR_PROGRAMS; p++)
+		if (s->want[p])
+			order[nr++] = (enum cp_program)p;
 	for (rep = -1; rep < (int)s->reps; rep++) {
-		/* Rotate the order, so no program always runs first. */
-		int first = rep < 0 ? 0 : rep % CP_NR_PROGRAMS;
+		/* Rotate the chosen programs: each runs first as often. */
+		unsigned int first = rep < 0 ? 0 : (unsigned int)rep % nr;
 
-		for (k = 0; k < CP_NR_PROGRAMS; k++) {
-			enum cp_program p = (enum cp_program)((first + k) %
-							      CP_NR_PROGRAMS);
-
-			if (!s->want[p])
-				continue;
-			ret = cp_run_once(s, p, rep);
+		for (k = 0; k < nr; k++) {
+			ret = cp_run_once(s, order[(first + k) % nr], rep);
 			if (ret)
 				return ret;
 		}

@@ -48,7 +48,6 @@ struct cp_stat {
  *              with the reason in @skip_why)
  * @want_counters: try to count hardware events
  * @counters_why: why they are not counted
- * @nr_run:     programs that run
  * @samples:    CP_NR_PROGRAMS x @reps
  * @errors:     failed transactions, each kept once
  * @clock_ps:   the clock's median cost, for the record
@@ -67,7 +66,6 @@ struct cp_session {
 	char skip_why[CP_NR_PROGRAMS][160];
 	bool want_counters;
 	char counters_why[256];
-	unsigned int nr_run;
 	struct cp_sample *samples;
 	struct cp_error *errors;
 	unsigned int nr_errors;

@@ -7,7 +7,7 @@
  * Two things io_uring cannot do that WSC+CHAIN does: a request cannot take
  * an earlier one's result as an argument, so the write is for the file's
  * known size rather than for what the read returned (a short read fails
- * the link, and the verification would see a wrong copy); and a failure
+ * the link, and the transaction is reported failed); and a failure
  * cancels the rest of the link, the closes included, so a failed
  * transaction's descriptors are released afterwards by a files update.
  */
@@ -216,6 +216,8 @@ int cp_run_io_uring(struct cp_work *w)
 		for (j = 0; j < k * CP_NR_STEPS; j++)
 			u->res[j] = -EAGAIN;
 		ret = io_uring_submit_and_wait(&u->ring, k * CP_NR_STEPS);
+		if (ret >= 0 && (unsigned int)ret != k * CP_NR_STEPS)
+			ret = -EAGAIN;	/* the SQ ring is sized for all of them */
 		if (ret < 0) {
 			fprintf(stderr, "wsc cp: io_uring_submit_and_wait: %s\n",
 				strerror(-ret));
