@@ -126,17 +126,29 @@ check "unwritable destination: exit 1, named per program" sh -c \
 check "unwritable destination: the 3 other copies equal their sources" copies_equal "$(kept "$d")" 3
 rm -rf "$d"
 
-# ENOSPC: a tmpfs with room for the sources and only some copies.
-tiny=$(mktemp -d)
-if mount -t tmpfs -o size=200k,mode=0755 wsc-tiny "$tiny"; then
-	$wsc cp -n 16 --size 8K -t 4 -r 1 --dir "$tiny" --keep --json \
+# ENOSPC: a tmpfs with room for the sources and only some copies.  Once
+# without IO_URING, once with it alone: io_uring puts the files its direct
+# descriptors closed a little late (a kernel worker's delayed fput), so a
+# removed copy can still hold its pages when the next program starts, and
+# how many copies fit after an IO_URING run varies.
+full_case() {
+	label=$1
+	min=$2
+	shift 2
+	tiny=$(mktemp -d)
+	if ! mount -t tmpfs -o size=200k,mode=0755 wsc-tiny "$tiny"; then
+		not_ok "$label: mount a small tmpfs"
+		rmdir "$tiny"
+		return
+	fi
+	$wsc cp -n 16 --size 8K -t 4 -r 1 --dir "$tiny" --keep --json "$@" \
 		> "$out/full.json" 2> "$out/full.err"
 	rc=$?
 	k=$(kept "$tiny")
-	check "full filesystem: exit 1" test "$rc" -eq 1
-	check "full filesystem: ENOSPC or a short write reported per transaction" \
+	check "$label: exit 1" test "$rc" -eq 1
+	check "$label: ENOSPC or a short write reported per transaction" \
 		grep -Eq 'transaction [0-9]+ .*(No space left on device|short write)' "$out/full.err"
-	check "full filesystem: every copy left behind equals its source" sh -c "
+	check "$label: every copy left behind equals its source" sh -c "
 		n=0
 		for f in $k/dst-*; do
 			[ -f \"\$f\" ] || continue
@@ -144,18 +156,19 @@ if mount -t tmpfs -o size=200k,mode=0755 wsc-tiny "$tiny"; then
 			n=\$((n + 1))
 		done
 		echo \"# \$n complete copies kept\"
-		test \$n -gt 0 && test \$n -lt 16"
-	check "full filesystem: JSON failed > 0, claimed copies verified" $python -c "
+		test \$n -ge $min && test \$n -lt 16"
+	check "$label: JSON failed > 0, claimed copies verified" $python -c "
 import json
 d = json.load(open('$out/full.json'))
 assert d['failed'] > 0 and d['verified'] is True, d
 "
 	rm -rf "$k"
 	umount "$tiny"
-else
-	not_ok "mount a small tmpfs"
-fi
-rmdir "$tiny"
+	rmdir "$tiny"
+}
+full_case "full filesystem" 1 \
+	-p NORMAL,NORMAL+COLLECT,WSC+COLLECT,NORMAL+RW,WSC+RW,WSC+CHAIN,WSC+CHAIN+COLLECT,COPY_FILE_RANGE
+full_case "full filesystem, IO_URING" 0 -p IO_URING
 
 # --cold: root drops the caches; anyone else is told why.
 check "--cold as root runs and verifies" sh -c \
