@@ -92,7 +92,7 @@ static int cp_prepare_programs(struct cp_session *s)
 {
 	struct cp_work *w = &s->w;
 	char why[256];
-	int ret;
+	int ret, p;
 
 	if (s->want[CP_WSC_COLLECT] || s->want[CP_WSC_RW]) {
 		ret = wsc_batch_create(&w->collect, 0);
@@ -105,7 +105,8 @@ static int cp_prepare_programs(struct cp_session *s)
 		if (ret)
 			goto no_device;
 	}
-	if (s->want[CP_IO_URING] && (ret = cp_uring_setup(w))) {
+	ret = s->want[CP_IO_URING] ? cp_uring_setup(w) : 0;
+	if (ret) {
 		if (!w->uring_why[0])
 			snprintf(w->uring_why, sizeof(w->uring_why), "%s",
 				 strerror(-ret));
@@ -113,6 +114,13 @@ static int cp_prepare_programs(struct cp_session *s)
 		snprintf(s->skip_why[CP_IO_URING], sizeof(s->skip_why[0]),
 			 "%s", w->uring_why);
 		s->want[CP_IO_URING] = false;
+		for (p = 0; p < CP_NR_PROGRAMS && !s->want[p]; p++)
+			;
+		if (p == CP_NR_PROGRAMS) {
+			fprintf(stderr, "wsc cp: IO_URING cannot run (%s) and no other "
+				"program was chosen\n", w->uring_why);
+			return ret;
+		}
 	}
 	if (s->cold && cp_check_cold(why, sizeof(why))) {
 		fprintf(stderr, "wsc cp: %s\n", why);
@@ -263,6 +271,8 @@ int cp_session_run(struct cp_session *s)
 	for (p = 0; p < CP_NR_PROGRAMS; p++)
 		if (s->want[p])
 			order[nr++] = (enum cp_program)p;
+	if (!nr)
+		return -EINVAL;	/* refused earlier: the command line or setup */
 	for (rep = -1; rep < (int)s->reps; rep++) {
 		/* Rotate the chosen programs: each runs first as often. */
 		unsigned int first = rep < 0 ? 0 : (unsigned int)rep % nr;
