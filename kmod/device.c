@@ -36,6 +36,9 @@ static_assert(sizeof(struct wsc_call_info) == 40);
  * One submission's working memory: the registers handlers are called
  * with, then the entries, then the results.  The registers are zeroed once
  * when the buffer is made and only their argument slots change after.
+ * The rest is not zeroed: every entry is copied in before it is read, and
+ * only results the run wrote are copied out (wsc_batch_copy_out()), so
+ * an open need not clear 74 KiB it will overwrite anyway.
  */
 #define WSC_BUF_SIZE(count)						\
 	(sizeof(struct pt_regs) + (size_t)(count) *			\
@@ -49,6 +52,15 @@ struct wsc_file {
 	void *spare;
 };
 
+static void *wsc_buf_alloc(u32 count)
+{
+	void *buf = kvmalloc(WSC_BUF_SIZE(count), GFP_KERNEL_ACCOUNT);
+
+	if (buf)
+		memset(buf, 0, sizeof(struct pt_regs));
+	return buf;
+}
+
 /* Take the spare buffer, or make one when another thread holds it. */
 static void *wsc_buf_get(struct wsc_file *wf, u32 count, bool *is_spare)
 {
@@ -57,7 +69,7 @@ static void *wsc_buf_get(struct wsc_file *wf, u32 count, bool *is_spare)
 	*is_spare = buf != NULL;
 	if (buf)
 		return buf;
-	return kvzalloc(WSC_BUF_SIZE(count), GFP_KERNEL_ACCOUNT);
+	return wsc_buf_alloc(count);
 }
 
 static void wsc_buf_put(struct wsc_file *wf, void *buf, bool is_spare)
@@ -84,7 +96,7 @@ static int wsc_open(struct inode *inode, struct file *file)
 	if (!wf)
 		return -ENOMEM;
 	/* Charged to the opener's memory cgroup, as any per-open memory. */
-	wf->spare = kvzalloc(WSC_BUF_SIZE(WSC_MAX_ENTRIES), GFP_KERNEL_ACCOUNT);
+	wf->spare = wsc_buf_alloc(WSC_MAX_ENTRIES);
 	if (!wf->spare) {
 		kfree(wf);
 		return -ENOMEM;
