@@ -181,6 +181,7 @@ void cp_remove_copies(struct cp_work *w);
 /* cp_programs.c: run program @p once over every transaction. */
 void cp_mark(struct cp_work *w, enum cp_mark m);
 void cp_fail(struct cp_txn *t, enum cp_step step, int err);
+bool cp_judge(struct cp_txn *t, enum cp_step step, int64_t ret);
 int cp_run_program(struct cp_work *w, enum cp_program p);
 
 /* cp_uring.c */

@@ -55,59 +55,53 @@ void cp_fail(struct cp_txn *t, enum cp_step step, int err)
 	t->step = step;
 }
 
-/*
- * The outcome of one call of transaction @t, from the conventional call's
- * return value (-errno on failure) or a wrapped entry's result.  Shared by
- * every program whose descriptors are real ones, so that they all judge a
- * transaction alike; io_uring's direct descriptors are slots, not fds
- * (an open returns 0), so cp_uring.c judges by the same rules itself.
+/**
+ * cp_judge() - what one call's result means for its transaction
+ * @t:    the transaction
+ * @step: which of its calls
+ * @ret:  the call's return value or the entry's or request's result
+ *
+ * The rules every program shares: a failure is the transaction's first
+ * unless one is already recorded (a cancelled call then only follows from
+ * it); a read's count is kept; a write shorter than that count fails the
+ * transaction (ENOSPC on the next write, typically).
+ *
+ * Return: whether the call succeeded.
  */
-static void cp_settle(struct cp_work *w, struct cp_txn *t, enum cp_step step,
-		      int64_t ret)
+bool cp_judge(struct cp_txn *t, enum cp_step step, int64_t ret)
 {
-	if (ret == -ECANCELED && t->err)
-		return;		/* cancelled by the failure already recorded */
 	if (ret < 0) {
-		cp_fail(t, step, (int)-ret);
-		/*
-		 * A close that ran freed its fd even if it failed; one that
-		 * was cancelled did not, and the caller's safety net closes it.
-		 */
-		if (ret == -ECANCELED)
-			return;
-		if (step == CP_STEP_CLOSE_SRC)
-			t->src_fd = -1;
-		if (step == CP_STEP_CLOSE_DST)
-			t->dst_fd = -1;
-		return;
+		if (ret != -ECANCELED || !t->err)
+			cp_fail(t, step, (int)-ret);
+		return false;
 	}
-	switch (step) {
-	case CP_STEP_OPEN_SRC:
-		t->src_fd = (int)ret;
-		break;
-	case CP_STEP_OPEN_DST:
-		t->dst_fd = (int)ret;
-		break;
-	case CP_STEP_READ:
+	if (step == CP_STEP_READ)
 		t->nread = ret;
-		break;
-	case CP_STEP_WRITE:
-		if (ret != t->nread) {
-			/* A short write: ENOSPC on the next one, typically. */
-			t->short_count = ret;
-			cp_fail(t, step, EIO);
-		}
-		break;
-	case CP_STEP_CLOSE_SRC:
-		t->src_fd = -1;
-		break;
-	case CP_STEP_CLOSE_DST:
-		t->dst_fd = -1;
-		break;
-	default:
-		break;
+	if (step == CP_STEP_WRITE && ret != t->nread) {
+		t->short_count = ret;
+		cp_fail(t, step, EIO);
 	}
-	(void)w;
+	return true;
+}
+
+/*
+ * cp_judge(), then the descriptors: what an open returned, closed by a
+ * close.  A close that ran freed its fd even if it failed; a cancelled one
+ * did not, and cp_run_program()'s safety net closes it.  (io_uring's
+ * direct descriptors are slots, not fds: cp_uring.c keeps its own.)
+ */
+static void cp_settle(struct cp_txn *t, enum cp_step step, int64_t ret)
+{
+	bool ran = cp_judge(t, step, ret) || ret != -ECANCELED;
+
+	if (step == CP_STEP_OPEN_SRC && ret >= 0)
+		t->src_fd = (int)ret;
+	if (step == CP_STEP_OPEN_DST && ret >= 0)
+		t->dst_fd = (int)ret;
+	if (step == CP_STEP_CLOSE_SRC && ran)
+		t->src_fd = -1;
+	if (step == CP_STEP_CLOSE_DST && ran)
+		t->dst_fd = -1;
 }
 
 static inline int64_t cp_ret(long ret)
@@ -160,7 +154,7 @@ static void cp_call(struct cp_work *w, unsigned int i, enum cp_step step)
 	default:
 		return;
 	}
-	cp_settle(w, t, step, ret);
+	cp_settle(t, step, ret);
 }
 
 static void cp_block(struct cp_work *w, enum cp_step step)
@@ -306,12 +300,12 @@ static int cp_wsc_block(struct cp_work *w, int *ent, enum cp_step step,
 			continue;
 		r = wsc_batch_result(b, (unsigned int)ent[2 * i]);
 		if (r != -EAGAIN)
-			cp_settle(w, &w->txn[i], step, r);
+			cp_settle(&w->txn[i], step, r);
 		if (ent[2 * i + 1] < 0)
 			continue;
 		r = wsc_batch_result(b, (unsigned int)ent[2 * i + 1]);
 		if (r != -EAGAIN)
-			cp_settle(w, &w->txn[i], CP_STEP_WRITE, r);
+			cp_settle(&w->txn[i], CP_STEP_WRITE, r);
 	}
 	/* Nothing left pending for the next block to run unawares. */
 	if (ret)
@@ -470,7 +464,7 @@ static int cp_wsc_chain(struct cp_work *w, bool collect)
 			int64_t r = wsc_batch_result(b, e);
 
 			if (r != -EAGAIN)
-				cp_settle(w, &w->txn[i], (enum cp_step)s, r);
+				cp_settle(&w->txn[i], (enum cp_step)s, r);
 		}
 	}
 	cp_mark(w, CP_MARK_END);

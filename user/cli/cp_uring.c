@@ -137,22 +137,8 @@ static void cp_uring_settle(struct cp_work *w, unsigned int base,
 		struct cp_txn *t = &w->txn[base + j];
 		const int64_t *r = u->res + (size_t)j * CP_NR_STEPS;
 
-		for (s = 0; s < CP_NR_STEPS; s++) {
-			int64_t ret = r[s];
-
-			if (ret == -ECANCELED && t->err)
-				continue;
-			if (ret < 0) {
-				cp_fail(t, (enum cp_step)s, (int)-ret);
-				continue;
-			}
-			if (s == CP_STEP_READ)
-				t->nread = ret;
-			if (s == CP_STEP_WRITE && ret != t->nread) {
-				t->short_count = ret;
-				cp_fail(t, CP_STEP_WRITE, EIO);
-			}
-		}
+		for (s = 0; s < CP_NR_STEPS; s++)
+			cp_judge(t, (enum cp_step)s, r[s]);
 		/* An open whose close was cancelled still holds its slot. */
 		for (s = CP_STEP_OPEN_SRC; s <= CP_STEP_OPEN_DST; s++) {
 			int none = -1;
