@@ -43,6 +43,8 @@ UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/unit/%)
 VM_SRCS := $(wildcard tests/vm/t_*.c)
 VM_BINS := $(VM_SRCS:tests/vm/%.c=$(B)/tests/vm/%)
+# Programs the VM tests run (not tests themselves).
+VM_TOOLS := $(B)/tests/vm/wl_calls
 
 STATIC_LIB := $(B)/libwsc.a
 SHARED_LIB := $(B)/libwsc.so.$(VERSION)
@@ -71,7 +73,8 @@ module:
 	$(Q)$(MAKE) -C "$(KDIR)" M="$(CURDIR)/kmod" WSC_VERSION="$(VERSION)" \
 		$(if $(filter 1,$(V)),V=1,-s) modules
 
-user: $(STATIC_LIB) $(SHARED_LIB) $(B)/libwsc.pc $(CLI) $(UNIT_BINS) $(VM_BINS)
+user: $(STATIC_LIB) $(SHARED_LIB) $(B)/libwsc.pc $(CLI) $(UNIT_BINS) $(VM_BINS) \
+	$(VM_TOOLS)
 
 $(B)/lib/%.o: user/lib/%.c $(wildcard user/lib/*.h user/include/*.h include/*.h include/uapi/linux/*.h)
 	$(call msg,CC,$<)
@@ -123,6 +126,33 @@ $(B)/tests/vm/t_counters: tests/vm/t_counters.c $(wildcard tests/vm/*.h) \
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CC) $(CFLAGS) $(WSC_CFLAGS) -Itests/vm -Iuser/cli -o $@ $< \
 		$(B)/cli/counters.o
+
+# The trace tests' workload: known call counts per task.
+$(B)/tests/vm/wl_calls: tests/vm/wl_calls.c
+	$(call msg,CC,$<)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS) $(WSC_CFLAGS) -o $@ $< -lpthread
+
+# wsc trace names system calls as this system's uapi header does: the
+# table is generated, and only trace_names.o looks in build/gen for it.
+SYSCALL_HEADER ?= /usr/include/x86_64-linux-gnu/asm/unistd_64.h
+$(B)/gen/syscall_names.h: tools/gen-syscall-names $(SYSCALL_HEADER)
+	$(call msg,GEN,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)tools/gen-syscall-names $(SYSCALL_HEADER) > $@.tmp && mv $@.tmp $@
+$(B)/cli/trace_names.o: $(B)/gen/syscall_names.h
+$(B)/cli/trace_names.o: WSC_CFLAGS += -I$(B)/gen
+
+# test_trace tests wsc trace's names, figures and output, so it links
+# their objects, and env.o with what it needs for the JSON's environment.
+TRACE_TEST_OBJS := $(addprefix $(B)/cli/,trace_names.o trace_stats.o \
+	trace_out.o env.o args.o counters.o)
+$(B)/tests/unit/test_trace: tests/unit/test_trace.c user/cli/trace.h \
+		$(TRACE_TEST_OBJS)
+	$(call msg,CC,$<)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS) $(WSC_CFLAGS) $(NL_CFLAGS) -Iuser/cli -o $@ $< \
+		$(TRACE_TEST_OBJS) -lcmocka -lm
 
 deps:
 	$(Q)tools/install-deps

@@ -2,7 +2,8 @@
 /*
  * The latency lab's generic netlink family, "syscall_lat": run an
  * experiment, read its result, stream its raw samples and histograms,
- * reset.  include/uapi/linux/wsc.h maps the commands and attributes and
+ * reset.  The trace's commands are in genl_trace.c; their ops are here,
+ * in the family's one table.  include/uapi/linux/wsc.h maps the commands and attributes and
  * Documentation/netlink/syscall_lat.yaml describes them in full.
  *
  * This file only translates: it checks what the caller sent, names every
@@ -20,7 +21,6 @@
 
 #include "wsc.h"
 
-static struct genl_family wsc_genl_family;
 
 /*
  * Policies, one per command.  Every array spans the whole attribute space
@@ -619,6 +619,39 @@ static const struct genl_ops wsc_genl_ops[] = {
 		.policy		= wsc_genl_experiment_policy,
 		.maxattr	= WSC_LAT_A_MAX,
 	},
+	/* The trace: genl_trace.c. */
+	{
+		.cmd		= WSC_LAT_CMD_TRACE_START,
+		.doit		= wsc_genl_trace_start,
+		.policy		= wsc_genl_trace_start_policy,
+		.maxattr	= WSC_LAT_A_MAX,
+	},
+	{
+		.cmd		= WSC_LAT_CMD_TRACE_STOP,
+		.doit		= wsc_genl_trace_stop,
+		.policy		= wsc_genl_trace_none_policy,
+		.maxattr	= WSC_LAT_A_MAX,
+	},
+	{
+		.cmd		= WSC_LAT_CMD_TRACE_STATUS,
+		.doit		= wsc_genl_trace_status,
+		.policy		= wsc_genl_trace_none_policy,
+		.maxattr	= WSC_LAT_A_MAX,
+	},
+	{
+		.cmd		= WSC_LAT_CMD_TRACE_FETCH,
+		.start		= wsc_genl_trace_fetch_start,
+		.dumpit		= wsc_genl_trace_fetch,
+		.done		= wsc_genl_trace_fetch_done,
+		.policy		= wsc_genl_trace_none_policy,
+		.maxattr	= WSC_LAT_A_MAX,
+	},
+	{
+		.cmd		= WSC_LAT_CMD_TRACE_RESET,
+		.doit		= wsc_genl_trace_reset,
+		.policy		= wsc_genl_trace_none_policy,
+		.maxattr	= WSC_LAT_A_MAX,
+	},
 };
 
 /*
@@ -631,7 +664,7 @@ static const struct genl_ops wsc_genl_ops[] = {
  *
  * Not netnsok: the lab is one per machine, and so is its family.
  */
-static struct genl_family wsc_genl_family __ro_after_init = {
+struct genl_family wsc_genl_family __ro_after_init = {
 	.name		= WSC_LAT_GENL_NAME,
 	.version	= WSC_LAT_GENL_VERSION,
 	.maxattr	= WSC_LAT_A_MAX,

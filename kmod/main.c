@@ -22,9 +22,12 @@ static int __init wsc_init(void)
 	ret = wsc_stats_init();
 	if (ret)
 		return ret;
-	ret = wsc_genl_init();
+	ret = wsc_trace_init();
 	if (ret)
 		goto err_stats;
+	ret = wsc_genl_init();
+	if (ret)
+		goto err_trace;
 	ret = wsc_lab_init();
 	if (ret)
 		goto err_genl;
@@ -45,6 +48,8 @@ err_lab:
 	wsc_lab_exit();
 err_genl:
 	wsc_genl_exit();
+err_trace:
+	wsc_trace_exit();
 err_stats:
 	wsc_stats_exit();
 	return ret;
@@ -57,6 +62,8 @@ static void __exit wsc_exit(void)
 	/* Stops a run in progress, so that its RUN command can return. */
 	wsc_lab_exit();
 	wsc_genl_exit();
+	/* After the family: no request can start a trace again. */
+	wsc_trace_exit();
 	wsc_stats_exit();
 }
 

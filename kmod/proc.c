@@ -37,12 +37,29 @@ struct wsc_proc_lat {
 };
 
 /**
+ * struct wsc_proc_trace - what the report shows of the trace
+ * @st:     its status (@st.cgroup points to @cgroup)
+ * @cgroup: its target cgroup's path, cut to fit
+ * @nr:     the system calls it saw, in number order
+ * @sum:    their figures
+ * @rows:   entries in @nr and @sum
+ */
+struct wsc_proc_trace {
+	struct wsc_trace_status st;
+	char cgroup[64];
+	u16 nr[NR_syscalls];
+	struct wsc_trace_sum sum[NR_syscalls];
+	u32 rows;
+};
+
+/**
  * struct wsc_proc_iter - one open file's view of the report
  * @section: the section of the current line
  * @line:    the line in it: 0 is the header, n + 1 is row n
  * @taken:   the fields below hold a snapshot
  * @status:  the lab's state when the snapshot was taken
  * @lat:     each experiment's result then
+ * @trace:   the trace's status and per-call figures then
  *
  * The lab's part of the report comes from a snapshot taken when reading
  * starts at offset 0, so that a run finishing in the middle of a read
@@ -55,6 +72,7 @@ struct wsc_proc_iter {
 	bool taken;
 	struct wsc_lat_status status;
 	struct wsc_proc_lat lat[WSC_NR_EXPERIMENTS];
+	struct wsc_proc_trace trace;
 };
 
 /**
@@ -144,6 +162,77 @@ static void wsc_lab_header(struct seq_file *m, struct wsc_proc_iter *it,
 	seq_printf(m, ", %u iterations, for %llu ms; its result is not shown until it ends\n",
 		   st->req.iterations,
 		   div_u64(ktime_get_ns() - st->started_ns, NSEC_PER_MSEC));
+}
+
+/* The trace: its state, then one row per system call it saw. */
+
+static u32 wsc_proc_trace_rows(struct wsc_proc_iter *it, unsigned int arg)
+{
+	return it->trace.rows;
+}
+
+static const char *const wsc_proc_trace_end[] = {
+	[WSC_TRACE_END_NONE]	= "active",
+	[WSC_TRACE_END_STOPPED]	= "stopped",
+	[WSC_TRACE_END_EXITED]	= "ended: every traced task exited",
+};
+
+static void wsc_proc_trace_header(struct seq_file *m, struct wsc_proc_iter *it,
+			     unsigned int arg)
+{
+	const struct wsc_trace_status *st = &it->trace.st;
+
+	if (st->state == WSC_TRACE_IDLE) {
+		seq_puts(m, "\n# trace: idle\n");
+		return;
+	}
+	seq_printf(m, "\n# trace %llu: %s", st->id,
+		   st->state == WSC_TRACE_ACTIVE ? "active" :
+		   wsc_proc_trace_end[st->end]);
+	if (st->cgroup)
+		seq_printf(m, ", cgroup %s", st->cgroup);
+	else
+		seq_printf(m, ", pid %d and descendants", st->pid);
+	seq_printf(m, ", %llu ms, %llu tasks followed (%u now)\n",
+		   div_u64(st->duration_ns, NSEC_PER_MSEC), st->tasks, st->live);
+	seq_printf(m, "# lost: %llu tasks, %llu calls, %llu exits, %llu from histograms; %llu unmatched, %llu unfinished, %llu 32-bit\n",
+		   st->lost_tasks, st->lost_calls, st->lost_exits,
+		   st->lost_hist, st->unmatched, st->unfinished, st->foreign);
+	seq_printf(m, "%-5s %-28s %12s %10s %16s %12s %16s\n", "nr",
+		   "handler", "calls", "errors", "total_ns", "mean_ns",
+		   "max_ns");
+}
+
+static void wsc_proc_trace_row(struct seq_file *m,
+			       struct wsc_proc_iter *it, unsigned int arg, u32 i)
+{
+	const struct wsc_trace_sum *s = &it->trace.sum[i];
+	unsigned int nr = it->trace.nr[i];
+
+	seq_printf(m, "%-5u %-28ps %12llu %10llu %16llu %12llu %16llu\n", nr,
+		   wsc_syscall_handler(nr), s->calls, s->errors, s->total_ns,
+		   div64_u64(s->total_ns, s->calls), s->max_ns);
+}
+
+/* Copy what the report shows of the trace, if there is one. */
+static void wsc_proc_trace_take(struct wsc_proc_trace *pt)
+{
+	struct wsc_trace *t = wsc_trace_get();
+	unsigned int nr;
+
+	memset(&pt->st, 0, sizeof(pt->st));
+	pt->rows = 0;
+	if (!t)
+		return;
+	wsc_trace_status(t, &pt->st);
+	if (pt->st.cgroup) {
+		strscpy(pt->cgroup, pt->st.cgroup, sizeof(pt->cgroup));
+		pt->st.cgroup = pt->cgroup;
+	}
+	for (nr = 0; nr < wsc_trace_nr_calls() && nr < NR_syscalls; nr++)
+		if (wsc_trace_row(t, nr, &pt->sum[pt->rows]))
+			pt->nr[pt->rows++] = nr;
+	wsc_trace_put(t);
 }
 
 /* One section per experiment with a result. */
@@ -258,6 +347,7 @@ static void wsc_proc_take(struct wsc_proc_iter *it)
 		wsc_proc_copy(&it->lat[i], result[i]);
 		wsc_lat_put(result[i]);
 	}
+	wsc_proc_trace_take(&it->trace);
 	it->taken = true;
 }
 
@@ -268,6 +358,7 @@ static const struct wsc_proc_section wsc_proc_sections[] = {
 	{ wsc_calls_rows, wsc_calls_header, wsc_calls_row, 0 },
 	{ wsc_lab_rows, wsc_lab_header, NULL, 0 },
 	WSC_FOR_EACH_EXPERIMENT(WSC_PROC_LAB_SECTION)
+	{ wsc_proc_trace_rows, wsc_proc_trace_header, wsc_proc_trace_row, 0 },
 };
 
 static bool wsc_proc_locate(struct wsc_proc_iter *it, loff_t pos)

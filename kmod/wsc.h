@@ -10,6 +10,7 @@
 #include <linux/seq_file.h>
 #include <asm/syscall.h>
 #include <linux/kref.h>
+#include <net/genetlink.h>
 #include <uapi/linux/wsc.h>
 
 #include "wsc_experiments.h"
@@ -235,9 +236,93 @@ int wsc_lat_reset(int exp, struct netlink_ext_ack *extack);
 void wsc_lat_snapshot(struct wsc_lat_status *st,
 		      struct wsc_lat_result *result[WSC_NR_EXPERIMENTS]);
 
-/* genl.c: the generic netlink family "syscall_lat". */
+/* trace.c: per-syscall latency histograms of a process tree or a cgroup. */
+
+struct wsc_trace;
+
+/**
+ * struct wsc_trace_status - what a trace is and what it lost
+ * @state:       enum wsc_trace_state
+ * @end:         enum wsc_trace_end
+ * @id:          counts traces since load, from 1
+ * @pid:         the target process as its starter named it, or 0
+ * @cgroup:      the target cgroup's path, or NULL
+ * @duration_ns: from the start to the end (or to now, while active)
+ * @tasks:       tasks followed since the start
+ * @live:        tasks followed now
+ * @task_slots:  tasks that can be followed at once
+ * @hist_slots:  histograms per CPU
+ * @lost_tasks:  tasks of the tree not followed: no free slot
+ * @lost_calls:  calls of a cgroup's tasks not counted: no free slot
+ * @lost_exits:  calls whose exit was never seen
+ * @lost_hist:   calls counted but in no histogram: the CPU's pool ran out
+ * @foreign:     32-bit or out-of-range calls, not counted
+ * @unmatched:   exits of calls entered before the start
+ * @unfinished:  calls still in progress at the end
+ */
+struct wsc_trace_status {
+	u32 state;
+	u32 end;
+	u64 id;
+	pid_t pid;
+	const char *cgroup;
+	u64 duration_ns;
+	u64 tasks;
+	u32 live;
+	u32 task_slots;
+	u32 hist_slots;
+	u64 lost_tasks;
+	u64 lost_calls;
+	u64 lost_exits;
+	u64 lost_hist;
+	u64 foreign;
+	u64 unmatched;
+	u64 unfinished;
+};
+
+/**
+ * struct wsc_trace_sum - one system call's figures, every CPU summed
+ * @calls:    calls finished
+ * @errors:   of them, failed (-4095..-1)
+ * @total_ns: summed latency
+ * @max_ns:   longest latency
+ */
+struct wsc_trace_sum {
+	u64 calls;
+	u64 errors;
+	u64 total_ns;
+	u64 max_ns;
+};
+
+int wsc_trace_init(void);
+void wsc_trace_exit(void);
+int wsc_trace_start(pid_t pid, const char *cgroup,
+		    struct netlink_ext_ack *extack);
+int wsc_trace_stop(struct netlink_ext_ack *extack);
+int wsc_trace_reset(struct netlink_ext_ack *extack);
+struct wsc_trace *wsc_trace_get(void);
+void wsc_trace_put(struct wsc_trace *t);
+void wsc_trace_status(struct wsc_trace *t, struct wsc_trace_status *st);
+bool wsc_trace_row(struct wsc_trace *t, unsigned int nr,
+		   struct wsc_trace_sum *sum);
+u64 wsc_trace_bucket(struct wsc_trace *t, unsigned int nr, unsigned int i);
+unsigned int wsc_trace_nr_calls(void);
+
+/* genl.c: the generic netlink family "syscall_lat"; genl_trace.c: its
+ * trace commands. */
+extern struct genl_family wsc_genl_family;
 int wsc_genl_init(void);
 void wsc_genl_exit(void);
+
+extern const struct nla_policy wsc_genl_trace_start_policy[];
+extern const struct nla_policy wsc_genl_trace_none_policy[];
+int wsc_genl_trace_start(struct sk_buff *skb, struct genl_info *info);
+int wsc_genl_trace_stop(struct sk_buff *skb, struct genl_info *info);
+int wsc_genl_trace_status(struct sk_buff *skb, struct genl_info *info);
+int wsc_genl_trace_reset(struct sk_buff *skb, struct genl_info *info);
+int wsc_genl_trace_fetch_start(struct netlink_callback *cb);
+int wsc_genl_trace_fetch(struct sk_buff *skb, struct netlink_callback *cb);
+int wsc_genl_trace_fetch_done(struct netlink_callback *cb);
 
 /* proc.c: /proc/syscall_lat. */
 int wsc_proc_init(void);

@@ -26,6 +26,7 @@ int cmd_bench(int argc, char **argv);
 int cmd_klat(int argc, char **argv);
 int cmd_cp(int argc, char **argv);
 int cmd_ls(int argc, char **argv);
+int cmd_trace(int argc, char **argv);
 /* wsc bench fit: the fixed and per-call costs of a batch (bench_fit.c) */
 int bench_fit(int argc, char **argv);
 

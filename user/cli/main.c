@@ -15,6 +15,7 @@ static const struct wsc_cmd wsc_cmds[] = {
 	{ "klat",  "run the module's in-kernel latency experiments",    cmd_klat },
 	{ "cp",    "N cp transactions: the WSC paper's programs and ours", cmd_cp },
 	{ "ls",    "list a folder with one wrapped entry of stat calls", cmd_ls },
+	{ "trace", "per-syscall latency histograms of a command, process or cgroup", cmd_trace },
 };
 
 #define WSC_NR_CMDS (sizeof(wsc_cmds) / sizeof(wsc_cmds[0]))

@@ -324,6 +324,99 @@ int wsc_lat_hist(struct wsc_lat *lat, const char *experiment,
 /* Forget @experiment's result, or every result when it is NULL. */
 int wsc_lat_reset(struct wsc_lat *lat, const char *experiment);
 
+/*
+ * The trace: per-syscall latency histograms of a process tree or a
+ * cgroup, counted in the kernel (Documentation/trace.md), over the same
+ * handle as the lab.
+ *
+ *	wsc_trace_start(lat, pid, NULL);	// or (lat, 0, "/my.slice")
+ *	...					// the workload runs
+ *	wsc_trace_stop(lat);
+ *	wsc_trace_fetch(lat, fn, ctx);		// one call per system call
+ *
+ * Starting, stopping and resetting need CAP_SYS_ADMIN or CAP_PERFMON.
+ */
+
+/**
+ * struct wsc_trace_status - what the trace is and what it lost
+ * @state:       enum wsc_trace_state (WSC_TRACE_IDLE: nothing else is set)
+ * @end:         enum wsc_trace_end
+ * @id:          the trace's number since the module was loaded
+ * @pid:         the target process, or 0
+ * @cgroup:      the target cgroup's path, or ""
+ * @duration_ns: from the start to the end, or to now while active
+ * @tasks:       tasks followed since the start
+ * @live:        tasks followed now
+ * @task_slots:  tasks the kernel can follow at once
+ * @hist_slots:  histograms per CPU (distinct calls per CPU)
+ * @lost_tasks:  tasks of the tree not followed: no free slot
+ * @lost_calls:  calls of a cgroup's tasks not counted: no free slot
+ * @lost_exits:  calls whose exit was never seen
+ * @lost_hist:   calls counted but in no histogram
+ * @foreign:     32-bit or unknown calls, not counted
+ * @unmatched:   exits of calls entered before the start
+ * @unfinished:  calls in progress when the trace ended
+ */
+struct wsc_trace_status {
+	uint32_t state;
+	uint32_t end;
+	uint64_t id;
+	uint32_t pid;
+	char cgroup[WSC_TRACE_CGROUP_MAX + 1];
+	uint64_t duration_ns;
+	uint64_t tasks;
+	uint32_t live;
+	uint32_t task_slots;
+	uint32_t hist_slots;
+	uint64_t lost_tasks;
+	uint64_t lost_calls;
+	uint64_t lost_exits;
+	uint64_t lost_hist;
+	uint64_t foreign;
+	uint64_t unmatched;
+	uint64_t unfinished;
+};
+
+/**
+ * struct wsc_trace_call - one system call of a trace
+ * @nr:         its x86-64 number
+ * @calls:      calls finished
+ * @errors:     of them, failed (returned -4095..-1)
+ * @total_ns:   summed latency, entry to exit
+ * @max_ns:     the longest
+ * @nr_buckets: non-empty log-linear buckets (wsc_hist.h), ascending
+ * @buckets:    @nr_buckets triples {low_ns, high_ns, count}; valid during
+ *              the callback only
+ */
+struct wsc_trace_call {
+	uint32_t nr;
+	uint64_t calls;
+	uint64_t errors;
+	uint64_t total_ns;
+	uint64_t max_ns;
+	size_t nr_buckets;
+	const uint64_t (*buckets)[3];
+};
+
+/* Start tracing process @pid and its descendants, or cgroup @cgroup
+ * (a path below the cgroup v2 root as the caller sees it, e.g.
+ * "/system.slice"; pass @pid 0).  -EBUSY while a trace is active;
+ * -ESRCH, -ENOENT, -ENOTDIR, -EINVAL for a bad target. */
+int wsc_trace_start(struct wsc_lat *lat, uint32_t pid, const char *cgroup);
+/* Detach, keeping the counts; 0 too when it had ended by itself. */
+int wsc_trace_stop(struct wsc_lat *lat);
+int wsc_trace_status(struct wsc_lat *lat, struct wsc_trace_status *out);
+/*
+ * Call @fn once per system call the trace saw, in number order; returns
+ * how many, or -errno (-ENODATA: no trace).  A non-zero return from @fn
+ * stops the calls, as in wsc_lat_samples().
+ */
+int wsc_trace_fetch(struct wsc_lat *lat,
+		    int (*fn)(void *ctx, const struct wsc_trace_call *call),
+		    void *ctx);
+/* Free the counts; -EBUSY while the trace is active. */
+int wsc_trace_reset(struct wsc_lat *lat);
+
 /* The library's version, e.g. "0.1.0". */
 const char *wsc_version(void);
 

@@ -22,40 +22,11 @@
 #include <netlink/netlink.h>
 
 #include "internal.h"
+#include "lat_nl.h"
 
 #ifndef SOL_NETLINK
 #define SOL_NETLINK	270
 #endif
-
-struct wsc_lat {
-	struct nl_sock *sk;
-	int family;
-	bool broken;		/* a receive failed: the stream is unknown */
-	char error[256];	/* the last request's extack message, or ours */
-};
-
-/*
- * One request in flight.  @parse handles each message of the family;
- * once @err is set, the remaining messages are read and ignored.
- */
-struct lat_req {
-	struct wsc_lat *lat;
-	int (*parse)(struct lat_req *req, struct nlattr **tb,
-		     struct nlmsghdr *nlh);
-	bool done;
-	int err;
-	unsigned long messages;	/* messages of the family parsed */
-
-	/* GET_STATS, RUN */
-	struct wsc_lat_stats *stats;
-	/* GET_SAMPLES */
-	int (*sample_fn)(void *ctx, uint64_t index, uint64_t ns);
-	/* GET_HIST */
-	int (*bucket_fn)(void *ctx, uint32_t cpu, uint64_t low_ns,
-			 uint64_t high_ns, uint64_t count);
-	void *ctx;
-	uint64_t next;		/* samples or buckets delivered */
-};
 
 #define U32_ATTR	{ .type = NLA_U32, .minlen = 4, .maxlen = 4 }
 #define U64_ATTR	{ .type = NLA_U64, .minlen = 8, .maxlen = 8 }
@@ -86,9 +57,29 @@ static struct nla_policy lat_policy[WSC_LAT_A_MAX + 1] = {
 	[WSC_LAT_A_FIRST_INDEX]	= U64_ATTR,
 	[WSC_LAT_A_SAMPLE]	= U64_ATTR,
 	[WSC_LAT_A_BUCKET]	= { .type = NLA_NESTED },
+	[WSC_LAT_A_TRACE_PID]	= U32_ATTR,
+	[WSC_LAT_A_TRACE_CGROUP] = { .type = NLA_STRING,
+				     .maxlen = WSC_TRACE_CGROUP_MAX + 1 },
+	[WSC_LAT_A_TRACE_STATE]	= U32_ATTR,
+	[WSC_LAT_A_TRACE_END]	= U32_ATTR,
+	[WSC_LAT_A_TRACE_TASKS]	= U64_ATTR,
+	[WSC_LAT_A_TRACE_LIVE]	= U32_ATTR,
+	[WSC_LAT_A_TRACE_TASK_SLOTS] = U32_ATTR,
+	[WSC_LAT_A_TRACE_HIST_SLOTS] = U32_ATTR,
+	[WSC_LAT_A_TRACE_LOST_TASKS] = U64_ATTR,
+	[WSC_LAT_A_TRACE_LOST_CALLS] = U64_ATTR,
+	[WSC_LAT_A_TRACE_LOST_EXITS] = U64_ATTR,
+	[WSC_LAT_A_TRACE_LOST_HIST] = U64_ATTR,
+	[WSC_LAT_A_TRACE_FOREIGN] = U64_ATTR,
+	[WSC_LAT_A_TRACE_UNMATCHED] = U64_ATTR,
+	[WSC_LAT_A_TRACE_UNFINISHED] = U64_ATTR,
+	[WSC_LAT_A_TRACE_NR]	= U32_ATTR,
+	[WSC_LAT_A_TRACE_CALLS]	= U64_ATTR,
+	[WSC_LAT_A_TRACE_TOTAL_NS] = U64_ATTR,
+	[WSC_LAT_A_TRACE_MAX_NS] = U64_ATTR,
 };
 
-static struct nla_policy lat_bucket_policy[WSC_LAT_BUCKET_MAX + 1] = {
+struct nla_policy lat_bucket_policy[WSC_LAT_BUCKET_MAX + 1] = {
 	[WSC_LAT_BUCKET_CPU]	 = U32_ATTR,
 	[WSC_LAT_BUCKET_LOW_NS]	 = U64_ATTR,
 	[WSC_LAT_BUCKET_HIGH_NS] = U64_ATTR,
@@ -125,10 +116,7 @@ static int lat_errno(int nlerr)
 	}
 }
 
-static void lat_set_error(struct wsc_lat *lat, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void lat_set_error(struct wsc_lat *lat, const char *fmt, ...)
+void lat_set_error(struct wsc_lat *lat, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -138,10 +126,7 @@ static void lat_set_error(struct wsc_lat *lat, const char *fmt, ...)
 }
 
 /* A failure found while parsing: the first one is the one reported. */
-static int lat_req_fail(struct lat_req *req, int err, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int lat_req_fail(struct lat_req *req, int err, const char *fmt, ...)
+int lat_req_fail(struct lat_req *req, int err, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -259,7 +244,7 @@ static int lat_on_valid(struct nl_msg *msg, void *arg)
  * Send @msg (consumed) and read until the request is answered.  Returns
  * 0 or -errno, the kernel's or our own; lat->error says why when it can.
  */
-static int lat_transact(struct wsc_lat *lat, struct nl_msg *msg,
+int lat_transact(struct wsc_lat *lat, struct nl_msg *msg,
 			struct lat_req *req)
 {
 	struct nl_cb *cb;
@@ -304,7 +289,7 @@ static int lat_transact(struct wsc_lat *lat, struct nl_msg *msg,
 	return req->err;
 }
 
-static struct nl_msg *lat_msg(struct wsc_lat *lat, uint8_t cmd, int flags)
+struct nl_msg *lat_msg(struct wsc_lat *lat, uint8_t cmd, int flags)
 {
 	struct nl_msg *msg = nlmsg_alloc();
 

@@ -254,6 +254,11 @@ enum wsc_lat_cmd {
 	WSC_LAT_CMD_GET_SAMPLES,
 	WSC_LAT_CMD_GET_HIST,
 	WSC_LAT_CMD_RESET,
+	WSC_LAT_CMD_TRACE_START,
+	WSC_LAT_CMD_TRACE_STOP,
+	WSC_LAT_CMD_TRACE_STATUS,
+	WSC_LAT_CMD_TRACE_FETCH,
+	WSC_LAT_CMD_TRACE_RESET,
 
 	__WSC_LAT_CMD_MAX,
 	WSC_LAT_CMD_MAX = __WSC_LAT_CMD_MAX - 1
@@ -287,6 +292,27 @@ enum wsc_lat_attr {
 	WSC_LAT_A_SAMPLE,		/* u64 ns, repeated */
 	WSC_LAT_A_BUCKET,		/* nest of WSC_LAT_BUCKET_*, repeated */
 
+	/* The trace (WSC_LAT_CMD_TRACE_*). */
+	WSC_LAT_A_TRACE_PID,		/* u32: target process, caller's pid ns */
+	WSC_LAT_A_TRACE_CGROUP,		/* string: target cgroup v2 path */
+	WSC_LAT_A_TRACE_STATE,		/* u32: enum wsc_trace_state */
+	WSC_LAT_A_TRACE_END,		/* u32: enum wsc_trace_end */
+	WSC_LAT_A_TRACE_TASKS,		/* u64: tasks followed since the start */
+	WSC_LAT_A_TRACE_LIVE,		/* u32: tasks followed and alive */
+	WSC_LAT_A_TRACE_TASK_SLOTS,	/* u32: tasks that can be followed at once */
+	WSC_LAT_A_TRACE_HIST_SLOTS,	/* u32: histograms per CPU */
+	WSC_LAT_A_TRACE_LOST_TASKS,	/* u64: tasks not followed: no slot */
+	WSC_LAT_A_TRACE_LOST_CALLS,	/* u64: calls not counted: no slot */
+	WSC_LAT_A_TRACE_LOST_EXITS,	/* u64: calls whose exit was never seen */
+	WSC_LAT_A_TRACE_LOST_HIST,	/* u64: calls counted, not in a histogram */
+	WSC_LAT_A_TRACE_FOREIGN,	/* u64: 32-bit or unknown calls, not counted */
+	WSC_LAT_A_TRACE_UNMATCHED,	/* u64: exits whose entry came before the start */
+	WSC_LAT_A_TRACE_UNFINISHED,	/* u64: calls still running at the stop */
+	WSC_LAT_A_TRACE_NR,		/* u32: system call number */
+	WSC_LAT_A_TRACE_CALLS,		/* u64 */
+	WSC_LAT_A_TRACE_TOTAL_NS,	/* u64 */
+	WSC_LAT_A_TRACE_MAX_NS,		/* u64 */
+
 	__WSC_LAT_A_MAX,
 	WSC_LAT_A_MAX = __WSC_LAT_A_MAX - 1
 };
@@ -302,5 +328,51 @@ enum wsc_lat_bucket_attr {
 	__WSC_LAT_BUCKET_MAX,
 	WSC_LAT_BUCKET_MAX = __WSC_LAT_BUCKET_MAX - 1
 };
+
+/*
+ * The trace: per-syscall latency histograms of a process tree or a
+ * cgroup, from the raw_syscalls tracepoints (Documentation/trace.md).
+ *
+ *   WSC_LAT_CMD_TRACE_START  do    CAP_SYS_ADMIN or CAP_PERFMON
+ *       in:  TRACE_PID (a process, its threads and every descendant,
+ *            followed through fork and clone) or TRACE_CGROUP (a path
+ *            on the cgroup v2 hierarchy as the caller's cgroup namespace
+ *            sees it, e.g. "/system.slice"; every task in it or below)
+ *       -EBUSY while a trace is active; -ESRCH for no such process (or
+ *       one that is exiting); -ENOENT/-ENOTDIR for a bad cgroup path;
+ *       -EINVAL for both targets, neither, or a kernel thread.  Starting
+ *       drops the previous trace's counts.
+ *   WSC_LAT_CMD_TRACE_STOP   do    CAP_SYS_ADMIN or CAP_PERFMON
+ *       Detaches; the counts stay until the next start or a reset.
+ *       A trace that has already ended is left as it is; -ENOENT when
+ *       there is no trace at all.
+ *   WSC_LAT_CMD_TRACE_STATUS do    out: one status message: TRACE_STATE,
+ *       and unless idle RUN_ID, TRACE_PID or TRACE_CGROUP, TRACE_END,
+ *       DURATION_NS (so far, while active), TRACE_TASKS, TRACE_LIVE,
+ *       TRACE_TASK_SLOTS, TRACE_HIST_SLOTS and the TRACE_LOST_*,
+ *       TRACE_FOREIGN, TRACE_UNMATCHED and TRACE_UNFINISHED counts.
+ *   WSC_LAT_CMD_TRACE_FETCH  dump  out: per system call that was seen, a
+ *       message of TRACE_NR, TRACE_CALLS, ERRORS, TRACE_TOTAL_NS,
+ *       TRACE_MAX_NS and BUCKETs (LOW_NS, HIGH_NS, COUNT: the non-empty
+ *       log-linear buckets, every CPU merged, no CPU attribute); a call
+ *       with more buckets than fit goes on in messages of TRACE_NR and
+ *       BUCKETs only.  -ENODATA (in NLMSG_DONE) when there is no trace.
+ *       While the trace is active the figures are a live snapshot.
+ *   WSC_LAT_CMD_TRACE_RESET  do    CAP_SYS_ADMIN or CAP_PERFMON
+ *       Frees the counts; -EBUSY while the trace is active.
+ */
+enum wsc_trace_state {
+	WSC_TRACE_IDLE		= 0,	/* no trace, no counts */
+	WSC_TRACE_ACTIVE	= 1,	/* attached and counting */
+	WSC_TRACE_ENDED		= 2,	/* detached; counts kept */
+};
+
+enum wsc_trace_end {
+	WSC_TRACE_END_NONE	= 0,	/* still active */
+	WSC_TRACE_END_STOPPED	= 1,	/* TRACE_STOP */
+	WSC_TRACE_END_EXITED	= 2,	/* every traced task has exited */
+};
+
+#define WSC_TRACE_CGROUP_MAX	4095	/* longest cgroup path, without NUL */
 
 #endif /* _UAPI_LINUX_WSC_H */

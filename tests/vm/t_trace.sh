@@ -1,0 +1,276 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# wsc trace against the loaded module: exact per-syscall counts on a
+# workload whose calls are known (children and grandchildren followed,
+# threads too), the same counts as strace -c -f, a process attached to with
+# -p and a cgroup with -c, the trace's end when the target exits, on
+# Ctrl-C and on rmmod, refusals (bad targets, an unprivileged caller, a
+# second trace) with the kernel's reason, the command's exit status, and
+# bad command lines (exit code 2).  No timing is asserted: the VM is TCG.
+. "$(dirname "$0")/tap.sh"
+wsc=${WSC:-build/wsc}
+case $wsc in /*) ;; *) wsc=$(pwd)/$wsc ;; esac
+wl=$(pwd)/build/tests/vm/wl_calls
+python=${PYTHON:-/usr/bin/python3}
+out=$(mktemp -d)
+chmod 755 "$out"
+N=500
+K=7
+
+echo "TAP version 13"
+
+# count FILE.json NAME FIELD: a syscall's field in wsc trace's JSON (0 if absent).
+count() {
+	"$python" - "$1" "$2" "$3" <<'EOF'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+rows = [s for s in doc["syscalls"] if s["name"] == sys.argv[2]]
+print(rows[0][sys.argv[3]] if rows else 0)
+EOF
+}
+
+# field FILE.json PATH: a top-level or trace.* value.
+field() {
+	"$python" - "$1" "$2" <<'EOF'
+import json, sys
+v = json.load(open(sys.argv[1]))
+for k in sys.argv[2].split("."):
+    v = v[k]
+print(v)
+EOF
+}
+
+# sane FILE.json: every record has the keys the issue names, its buckets sum
+# to its calls, p50 <= p99 <= max, mean = total / calls, lost and the
+# totals add up.
+sane() {
+	"$python" - "$1" <<'EOF'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+keys = ("name", "group", "calls", "errors", "total_ns", "mean_ns", "p50_ns",
+        "p99_ns", "max_ns", "hist")
+assert isinstance(doc["lost"], int)
+assert doc["syscalls"], "no syscalls"
+for s in doc["syscalls"]:
+    for k in keys:
+        assert k in s, (s["name"], k)
+    assert sum(b[2] for b in s["hist"]) == s["calls"], s["name"]
+    assert all(b[0] <= b[1] for b in s["hist"]), s["name"]
+    assert s["p50_ns"] <= s["p99_ns"] <= s["max_ns"], s["name"]
+    assert s["mean_ns"] == s["total_ns"] // s["calls"], s["name"]
+    assert 0 <= s["errors"] <= s["calls"], s["name"]
+assert doc["calls"] == sum(s["calls"] for s in doc["syscalls"])
+assert doc["total_ns"] == sum(s["total_ns"] for s in doc["syscalls"])
+EOF
+}
+
+# wait_active: until /proc/syscall_lat shows an active trace (30 s at most).
+wait_active() {
+	i=0
+	while ! grep -q '^# trace [0-9]*: active' /proc/syscall_lat; do
+		i=$((i + 1))
+		[ $i -le 300 ] || return 1
+		sleep 0.1
+	done
+}
+
+# --- a command and all its descendants, counted exactly
+j=$out/procs.json
+$wsc trace --json -o "$j" --csv "$out/procs.csv" -- "$wl" procs $N $K > "$out/procs.out" 2>&1
+check "trace -- wl_calls procs: exit 0" test $? -eq 0
+check "procs: the JSON is whole and consistent" sane "$j"
+check "procs: lost is 0" test "$(field "$j" lost)" -eq 0
+check "procs: getppid counted exactly ($N, the parent)" test "$(count "$j" getppid calls)" -eq $N
+check "procs: getpgid counted exactly ($((2 * N)), two children)" test "$(count "$j" getpgid calls)" -eq $((2 * N))
+check "procs: umask counted exactly ($N, the grandchild)" test "$(count "$j" umask calls)" -eq $N
+check "procs: chdir $K calls, $K errors" test "$(count "$j" chdir calls)/$(count "$j" chdir errors)" = "$K/$K"
+check "procs: 4 tasks followed" test "$(field "$j" trace.tasks)" -eq 4
+check "procs: the trace ended with its target" test "$(field "$j" trace.end)" = "target exited"
+check "procs: 1 unmatched (the start handshake), 0 unfinished" \
+	test "$(field "$j" trace.unmatched)/$(field "$j" trace.unfinished)" = "1/0"
+check "procs: groups of paper 001 (read: user data, futex-free)" \
+	test "$(count "$j" read group)/$(count "$j" chdir group)" = "user data/file"
+check "procs: the CSV has a header and one line per syscall" \
+	test "$(($(wc -l < "$out/procs.csv") - 1))" -eq "$("$python" -c "import json; print(len(json.load(open('$j'))['syscalls']))")"
+
+# --- the same workload under strace -c -f: the same counts.  strace counts
+# a call when it returns, so exit and exit_group, which never do, are not
+# in its table; wsc counts them when the task ends.
+strace -c -f -o "$out/procs.strace" "$wl" procs $N $K
+check "strace -c -f: every syscall's count equals wsc trace's" \
+	"$python" - "$j" "$out/procs.strace" <<'EOF'
+import json, sys
+ours = {s["name"]: (s["calls"], s["errors"]) for s in json.load(open(sys.argv[1]))["syscalls"]
+        if s["name"] not in ("exit", "exit_group")}
+theirs = {}
+for line in open(sys.argv[2]):
+    f = line.split()
+    if len(f) in (5, 6) and f[0][0].isdigit() and f[-1] != "total":
+        theirs[f[-1]] = (int(f[3]), int(f[4]) if len(f) == 6 else 0)
+if ours != theirs:
+    for k in sorted(set(ours) | set(theirs)):
+        if ours.get(k) != theirs.get(k):
+            print(f"# {k}: wsc {ours.get(k)} strace {theirs.get(k)}")
+    sys.exit(1)
+EOF
+
+# --- threads are followed
+j=$out/threads.json
+$wsc trace --json -o "$j" -- "$wl" threads $N > /dev/null 2>&1
+check "trace -- wl_calls threads: exit 0" test $? -eq 0
+check "threads: getpriority counted exactly ($N, the thread)" test "$(count "$j" getpriority calls)" -eq $N
+check "threads: 2 tasks followed, lost 0" test "$(field "$j" trace.tasks)/$(field "$j" lost)" = "2/0"
+
+# --- the table, the histograms, sorting
+$wsc trace -- "$wl" procs $N $K > "$out/table" 2>&1
+check "table: the header states lost events" grep -q '^lost: 0' "$out/table"
+check "table: getpgid's row" grep -Eq "^getpgid +other +$((2 * N)) +0 " "$out/table"
+$wsc trace --sort calls -- "$wl" procs $N $K > "$out/sorted" 2>&1
+check "--sort calls: getpgid first" \
+	test "$(grep -A1 '^syscall' "$out/sorted" | tail -1 | cut -d' ' -f1)" = getpgid
+$wsc trace --hist -- "$wl" procs $N $K > "$out/hist" 2>&1
+check "--hist: bars under the rows" grep -q '#' "$out/hist"
+
+# --- the command's exit status is wsc trace's
+$wsc trace -- sh -c 'exit 3' > /dev/null 2>&1
+check "exit status of the command (3)" test $? -eq 3
+$wsc trace -- /nonexistent/cmd > /dev/null 2> "$out/enoent"
+check "a command that cannot run: 127 and why" \
+	sh -c "test $? -eq 127 && grep -q 'cannot run' $out/enoent"
+$wsc trace -- wsc-no-such-command > /dev/null 2> "$out/nopath"
+check "a command not in PATH: 127 and why" \
+	sh -c "test $? -eq 127 && grep -q 'not found in PATH' $out/nopath"
+
+# --- attach to a running process with -p; the trace ends when it exits
+mkfifo "$out/fifo"
+"$wl" fifo "$out/fifo" $N &
+wlpid=$!
+j=$out/pid.json
+$wsc trace --json -o "$j" -p $wlpid &
+tpid=$!
+if wait_active; then
+	# Meanwhile a second trace is refused.
+	$wsc trace -- true > /dev/null 2> "$out/busy"
+	check "a second trace: exit 1, the kernel says why" \
+		sh -c "test $? -eq 1 && grep -q 'already active' $out/busy"
+	echo x > "$out/fifo"
+	wait $tpid
+	check "-p PID: exit 0 when the process exits" test $? -eq 0
+	check "-p PID: getppid counted exactly ($N)" test "$(count "$j" getppid calls)" -eq $N
+	check "-p PID: ended with its target, 1 unmatched (the blocked open)" \
+		test "$(field "$j" trace.end)/$(field "$j" trace.unmatched)" = "target exited/1"
+else
+	not_ok "-p PID: the trace never became active"
+	kill $tpid $wlpid
+fi
+wait $wlpid 2>/dev/null
+
+# --- Ctrl-C stops a trace; the counts are kept
+sleep 1000 &
+spid=$!
+j=$out/stopped.json
+$wsc trace --json -o "$j" -p $spid &
+tpid=$!
+if wait_active; then
+	kill -INT $tpid
+	wait $tpid
+	check "SIGINT: wsc trace stops the trace and reports (exit 0)" test $? -eq 0
+	check "SIGINT: the trace ended as stopped" test "$(field "$j" trace.end)" = stopped
+	check "/proc/syscall_lat: the trace is shown stopped" \
+		grep -q '^# trace [0-9]*: stopped, pid' /proc/syscall_lat
+else
+	not_ok "SIGINT: the trace never became active"
+	kill $tpid
+fi
+
+# --- a cgroup v2, by its path under the mount point
+cgroot=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
+if [ -z "$cgroot" ]; then
+	mkdir -p /sys/fs/cgroup && mount -t cgroup2 none /sys/fs/cgroup && cgroot=/sys/fs/cgroup
+fi
+cg=$cgroot/wsc-t
+mkdir "$cg"
+j=$out/cgroup.json
+$wsc trace --json -o "$j" -c "$cg" 2> "$out/cgroup.err" &
+tpid=$!
+if wait_active; then
+	check "/proc/syscall_lat: the trace names the cgroup below the root" \
+		grep -q '^# trace [0-9]*: active, cgroup /wsc-t' /proc/syscall_lat
+	sh -c "echo \$\$ > $cg/cgroup.procs && exec $wl procs $N $K"
+	kill -INT $tpid
+	wait $tpid
+	check "-c CGROUP: exit 0 on SIGINT" test $? -eq 0
+	check "-c CGROUP: getppid, getpgid, umask counted exactly" \
+		test "$(count "$j" getppid calls)/$(count "$j" getpgid calls)/$(count "$j" umask calls)" = "$N/$((2 * N))/$N"
+	check "-c CGROUP: lost 0" test "$(field "$j" lost)" -eq 0
+else
+	not_ok "-c CGROUP: the trace never became active"
+	kill $tpid
+fi
+rmdir "$cg"
+
+# --- bad targets: the kernel's reason, exit 1
+bad_target() {
+	name=$1 want=$2
+	shift 2
+	$wsc trace "$@" > /dev/null 2> "$out/bad"
+	rc=$?
+	if [ $rc -eq 1 ] && grep -q "$want" "$out/bad"; then
+		ok "$name"
+	else
+		not_ok "$name (exit $rc: $(cat "$out/bad"))"
+	fi
+}
+bad_target "no such process" "no such process" -p 999999
+bad_target "a kernel thread" "kernel thread" -p 2
+bad_target "no such cgroup" "no such cgroup" -c /wsc-no-such-cgroup -d 1
+bad_target "a cgroup path naming a file" "not a cgroup" -c "$cgroot/cgroup.procs" -d 1
+setpriv --reuid=65534 --regid=65534 --clear-groups $wsc trace -- true > /dev/null 2> "$out/eperm"
+check "unprivileged: refused with the kernel's reason" \
+	sh -c "test $? -eq 1 && grep -q 'CAP_SYS_ADMIN or CAP_PERFMON' $out/eperm"
+setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=+perfmon \
+	--ambient-caps=+perfmon $wsc trace -- true > /dev/null 2> "$out/perfmon"
+check "CAP_PERFMON alone is enough" test $? -eq 0
+
+# --- bad command lines: exit 2, nothing traced
+usage() {
+	name=$1
+	shift
+	$wsc trace "$@" > /dev/null 2>&1
+	check "usage: $name" test $? -eq 2
+}
+usage "no target"
+usage "two targets" -p 1 -c /x
+usage "a pid and a command" -p 1 -- true
+usage "--cold without a command" --cold -p 1
+usage "--duration with a command" -d 5 -- true
+usage "a bad sort key" --sort fastest -- true
+usage "a pid that is not a number" -p abc
+usage "pid 0" -p 0
+usage "an empty --csv" --csv '' -- true
+usage "an unknown option" --bogus -- true
+
+# --- --cold as root
+$wsc trace --cold -- true > /dev/null 2>&1
+check "--cold as root" test $? -eq 0
+
+# --- rmmod while a trace is active: it is detached, the module goes
+j=$out/rmmod.json
+$wsc trace --json -o "$j" -p $spid 2> "$out/rmmod.err" &
+tpid=$!
+if wait_active; then
+	rmmod wsc
+	check "rmmod during a trace succeeds" test $? -eq 0
+	wait $tpid
+	check "rmmod during a trace: wsc trace fails (exit 1)" test $? -eq 1
+else
+	not_ok "rmmod: the trace never became active"
+	kill $tpid
+fi
+kill $spid 2>/dev/null
+wait $spid 2>/dev/null
+[ -d /sys/module/wsc ] || insmod kmod/wsc.ko
+check "after insmod again: no trace" grep -q '^# trace: idle' /proc/syscall_lat
+
+rm -rf "$out"
+tap_done

@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A workload with known system call counts, for the trace tests: each
+ * task makes its own kind of call, so a count names who was followed.
+ *
+ *   wl_calls procs N K     N getppid, K failing chdir (ENOENT); two forked
+ *                          children make N getpgid each; the first one's
+ *                          child (a grandchild) makes N umask.  No
+ *                          threads, and SIGCHLD blocked (under ptrace it
+ *                          would interrupt wait4, and strace would count
+ *                          the restart): the calls are the same on every
+ *                          run, traced by wsc or by strace.
+ *   wl_calls threads N     a thread makes N getpriority
+ *   wl_calls fifo PATH N   block reading PATH until a byte comes, then N
+ *                          getppid (to be attached to with -p)
+ *
+ * Calls go through syscall(2), so libc can neither cache nor skip them.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+
+static void die(const char *what)
+{
+	fprintf(stderr, "wl_calls: %s: %s\n", what, strerror(errno));
+	exit(1);
+}
+
+static unsigned long number(const char *s)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || end == s || *end) {
+		fprintf(stderr, "wl_calls: not a number: %s\n", s);
+		exit(2);
+	}
+	return v;
+}
+
+static void repeat(long nr, unsigned long n, long a0, long a1)
+{
+	unsigned long i;
+
+	for (i = 0; i < n; i++)
+		if (syscall(nr, a0, a1) < 0 && nr != SYS_chdir)
+			die("a counted call failed");
+}
+
+/* Fork a child that runs @fn(@n) and exits. */
+static pid_t child(void (*fn)(unsigned long), unsigned long n)
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+		die("fork");
+	if (pid == 0) {
+		fn(n);
+		_exit(0);
+	}
+	return pid;
+}
+
+static void reap(pid_t pid)
+{
+	int status;
+
+	if (waitpid(pid, &status, 0) != pid)
+		die("waitpid");
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		fprintf(stderr, "wl_calls: a child failed\n");
+		exit(1);
+	}
+}
+
+static void grandchild_work(unsigned long n)
+{
+	repeat(SYS_umask, n, 022, 0);
+}
+
+static void child_work(unsigned long n)
+{
+	repeat(SYS_getpgid, n, 0, 0);
+}
+
+static void first_child_work(unsigned long n)
+{
+	pid_t g = child(grandchild_work, n);
+
+	child_work(n);
+	reap(g);
+}
+
+static int procs(unsigned long n, unsigned long k)
+{
+	sigset_t chld;
+	pid_t a, b;
+
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	if (sigprocmask(SIG_BLOCK, &chld, NULL))
+		die("sigprocmask");
+
+	repeat(SYS_getppid, n, 0, 0);
+	repeat(SYS_chdir, k, (long)"/nonexistent/wl_calls", 0);
+	a = child(first_child_work, n);
+	b = child(child_work, n);
+	reap(a);
+	reap(b);
+	return 0;
+}
+
+static void *thread_work(void *arg)
+{
+	repeat(SYS_getpriority, *(unsigned long *)arg, PRIO_PROCESS, 0);
+	return NULL;
+}
+
+static int threads(unsigned long n)
+{
+	pthread_t t;
+
+	errno = pthread_create(&t, NULL, thread_work, &n);
+	if (errno)
+		die("pthread_create");
+	errno = pthread_join(t, NULL);
+	if (errno)
+		die("pthread_join");
+	return 0;
+}
+
+static int fifo(const char *path, unsigned long n)
+{
+	char byte;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0)
+		die(path);
+	if (read(fd, &byte, 1) != 1)
+		die("read");
+	close(fd);
+	repeat(SYS_getppid, n, 0, 0);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 4 && !strcmp(argv[1], "procs"))
+		return procs(number(argv[2]), number(argv[3]));
+	if (argc == 3 && !strcmp(argv[1], "threads"))
+		return threads(number(argv[2]));
+	if (argc == 4 && !strcmp(argv[1], "fifo"))
+		return fifo(argv[2], number(argv[3]));
+	fprintf(stderr, "usage: wl_calls procs N K | threads N | fifo PATH N\n");
+	return 2;
+}

@@ -1,0 +1,306 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The trace's client: start, stop, status, fetch and reset over the
+ * "syscall_lat" family (include/uapi/linux/wsc.h), with the exchange of
+ * lat.c.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "lat_nl.h"
+
+/* A do request that must be answered by an acknowledgement alone. */
+static int trace_simple(struct wsc_lat *lat, struct nl_msg *msg)
+{
+	struct lat_req req = { .lat = lat };
+	int ret;
+
+	ret = lat_transact(lat, msg, &req);
+	if (!ret && req.messages) {
+		lat_set_error(lat, "unexpected reply from the kernel");
+		ret = -EPROTO;
+	}
+	return ret;
+}
+
+int wsc_trace_start(struct wsc_lat *lat, uint32_t pid, const char *cgroup)
+{
+	struct nl_msg *msg;
+
+	if (!lat)
+		return -EINVAL;
+	lat->error[0] = '\0';
+	if (!pid == !cgroup) {
+		lat_set_error(lat, "give a pid or a cgroup, exactly one");
+		return -EINVAL;
+	}
+	if (cgroup && (!cgroup[0] || strlen(cgroup) > WSC_TRACE_CGROUP_MAX)) {
+		lat_set_error(lat, "the cgroup path is empty or longer than %d",
+			      WSC_TRACE_CGROUP_MAX);
+		return -EINVAL;
+	}
+	msg = lat_msg(lat, WSC_LAT_CMD_TRACE_START, 0);
+	if (!msg)
+		return -ENOMEM;
+	if (pid ? nla_put_u32(msg, WSC_LAT_A_TRACE_PID, pid) < 0 :
+		  nla_put_string(msg, WSC_LAT_A_TRACE_CGROUP, cgroup) < 0) {
+		nlmsg_free(msg);
+		return -ENOMEM;
+	}
+	return trace_simple(lat, msg);
+}
+
+static int trace_command(struct wsc_lat *lat, uint8_t cmd)
+{
+	struct nl_msg *msg;
+
+	if (!lat)
+		return -EINVAL;
+	msg = lat_msg(lat, cmd, 0);
+	if (!msg)
+		return -ENOMEM;
+	return trace_simple(lat, msg);
+}
+
+int wsc_trace_stop(struct wsc_lat *lat)
+{
+	return trace_command(lat, WSC_LAT_CMD_TRACE_STOP);
+}
+
+int wsc_trace_reset(struct wsc_lat *lat)
+{
+	return trace_command(lat, WSC_LAT_CMD_TRACE_RESET);
+}
+
+/* The status message's u64 counts and where they go. */
+static const struct {
+	unsigned int attr;
+	size_t offset;
+} trace_status_u64[] = {
+	{ WSC_LAT_A_RUN_ID,		offsetof(struct wsc_trace_status, id) },
+	{ WSC_LAT_A_DURATION_NS,	offsetof(struct wsc_trace_status, duration_ns) },
+	{ WSC_LAT_A_TRACE_TASKS,	offsetof(struct wsc_trace_status, tasks) },
+	{ WSC_LAT_A_TRACE_LOST_TASKS,	offsetof(struct wsc_trace_status, lost_tasks) },
+	{ WSC_LAT_A_TRACE_LOST_CALLS,	offsetof(struct wsc_trace_status, lost_calls) },
+	{ WSC_LAT_A_TRACE_LOST_EXITS,	offsetof(struct wsc_trace_status, lost_exits) },
+	{ WSC_LAT_A_TRACE_LOST_HIST,	offsetof(struct wsc_trace_status, lost_hist) },
+	{ WSC_LAT_A_TRACE_FOREIGN,	offsetof(struct wsc_trace_status, foreign) },
+	{ WSC_LAT_A_TRACE_UNMATCHED,	offsetof(struct wsc_trace_status, unmatched) },
+	{ WSC_LAT_A_TRACE_UNFINISHED,	offsetof(struct wsc_trace_status, unfinished) },
+};
+
+static const struct {
+	unsigned int attr;
+	size_t offset;
+} trace_status_u32[] = {
+	{ WSC_LAT_A_TRACE_END,		offsetof(struct wsc_trace_status, end) },
+	{ WSC_LAT_A_TRACE_LIVE,		offsetof(struct wsc_trace_status, live) },
+	{ WSC_LAT_A_TRACE_TASK_SLOTS,	offsetof(struct wsc_trace_status, task_slots) },
+	{ WSC_LAT_A_TRACE_HIST_SLOTS,	offsetof(struct wsc_trace_status, hist_slots) },
+};
+
+#define ARRAY_LEN(a)	(sizeof(a) / sizeof((a)[0]))
+
+static int trace_parse_status(struct lat_req *req, struct nlattr **tb,
+			      struct nlmsghdr *nlh)
+{
+	struct wsc_trace_status *st = req->priv;
+	unsigned int i;
+
+	(void)nlh;
+	if (req->messages > 1)
+		return lat_req_fail(req, -EPROTO, "more than one status message");
+	if (!tb[WSC_LAT_A_TRACE_STATE])
+		return lat_req_fail(req, -EBADMSG, "status without a state");
+	memset(st, 0, sizeof(*st));
+	st->state = nla_get_u32(tb[WSC_LAT_A_TRACE_STATE]);
+	if (st->state == WSC_TRACE_IDLE)
+		return NL_OK;
+	for (i = 0; i < ARRAY_LEN(trace_status_u64); i++) {
+		if (!tb[trace_status_u64[i].attr])
+			return lat_req_fail(req, -EBADMSG,
+					    "status without attribute %u",
+					    trace_status_u64[i].attr);
+		*(uint64_t *)((char *)st + trace_status_u64[i].offset) =
+			nla_get_u64(tb[trace_status_u64[i].attr]);
+	}
+	for (i = 0; i < ARRAY_LEN(trace_status_u32); i++) {
+		if (!tb[trace_status_u32[i].attr])
+			return lat_req_fail(req, -EBADMSG,
+					    "status without attribute %u",
+					    trace_status_u32[i].attr);
+		*(uint32_t *)((char *)st + trace_status_u32[i].offset) =
+			nla_get_u32(tb[trace_status_u32[i].attr]);
+	}
+	if (tb[WSC_LAT_A_TRACE_PID])
+		st->pid = nla_get_u32(tb[WSC_LAT_A_TRACE_PID]);
+	else if (tb[WSC_LAT_A_TRACE_CGROUP])
+		nla_strlcpy(st->cgroup, tb[WSC_LAT_A_TRACE_CGROUP],
+			    sizeof(st->cgroup));
+	else
+		return lat_req_fail(req, -EBADMSG, "status without a target");
+	return NL_OK;
+}
+
+int wsc_trace_status(struct wsc_lat *lat, struct wsc_trace_status *out)
+{
+	struct lat_req req = {
+		.lat = lat, .parse = trace_parse_status, .priv = out,
+	};
+	struct nl_msg *msg;
+	int ret;
+
+	if (!lat || !out)
+		return -EINVAL;
+	msg = lat_msg(lat, WSC_LAT_CMD_TRACE_STATUS, 0);
+	if (!msg)
+		return -ENOMEM;
+	ret = lat_transact(lat, msg, &req);
+	if (!ret && req.messages != 1) {
+		lat_set_error(lat, "the kernel acknowledged without a status");
+		ret = -EPROTO;
+	}
+	return ret;
+}
+
+/*
+ * A fetch in progress: a call's buckets may span several messages, so a
+ * call is handed to the caller when the next one begins, or at the end.
+ */
+struct trace_fetch {
+	int (*fn)(void *ctx, const struct wsc_trace_call *call);
+	void *ctx;
+	struct wsc_trace_call cur;
+	bool have;
+	uint64_t (*buckets)[3];
+	size_t cap;
+	unsigned int calls;	/* handed over */
+};
+
+static int trace_flush(struct lat_req *req, struct trace_fetch *f)
+{
+	int ret;
+
+	if (!f->have)
+		return 0;
+	f->have = false;
+	f->cur.buckets = (const uint64_t (*)[3])f->buckets;
+	ret = f->fn(f->ctx, &f->cur);
+	if (ret) {
+		lat_req_fail(req, ret < 0 ? ret : -ECANCELED, NULL);
+		return -1;
+	}
+	f->calls++;
+	return 0;
+}
+
+static int trace_add_bucket(struct lat_req *req, struct trace_fetch *f,
+			    struct nlattr *nest)
+{
+	struct nlattr *btb[WSC_LAT_BUCKET_MAX + 1];
+	uint64_t low, high, (*grown)[3];
+	int ret;
+
+	ret = nla_parse_nested(btb, WSC_LAT_BUCKET_MAX, nest, lat_bucket_policy);
+	if (ret < 0)
+		return lat_req_fail(req, -EBADMSG, "malformed bucket (%s)",
+				    nl_geterror(ret));
+	if (!btb[WSC_LAT_BUCKET_LOW_NS] || !btb[WSC_LAT_BUCKET_HIGH_NS] ||
+	    !btb[WSC_LAT_BUCKET_COUNT])
+		return lat_req_fail(req, -EBADMSG,
+				    "bucket without LOW_NS, HIGH_NS or COUNT");
+	low = nla_get_u64(btb[WSC_LAT_BUCKET_LOW_NS]);
+	high = nla_get_u64(btb[WSC_LAT_BUCKET_HIGH_NS]);
+	if (low > high ||
+	    (f->cur.nr_buckets && low <= f->buckets[f->cur.nr_buckets - 1][1]))
+		return lat_req_fail(req, -EBADMSG,
+				    "buckets of call %u out of order",
+				    f->cur.nr);
+	if (f->cur.nr_buckets == f->cap) {
+		size_t cap = f->cap ? 2 * f->cap : 64;
+
+		grown = realloc(f->buckets, cap * sizeof(*f->buckets));
+		if (!grown)
+			return lat_req_fail(req, -ENOMEM, "out of memory");
+		f->buckets = grown;
+		f->cap = cap;
+	}
+	f->buckets[f->cur.nr_buckets][0] = low;
+	f->buckets[f->cur.nr_buckets][1] = high;
+	f->buckets[f->cur.nr_buckets][2] = nla_get_u64(btb[WSC_LAT_BUCKET_COUNT]);
+	f->cur.nr_buckets++;
+	return NL_OK;
+}
+
+static int trace_parse_call(struct lat_req *req, struct nlattr **tb,
+			    struct nlmsghdr *nlh)
+{
+	struct trace_fetch *f = req->priv;
+	struct nlattr *pos;
+	uint32_t nr;
+	int rem;
+
+	if (!tb[WSC_LAT_A_TRACE_NR])
+		return lat_req_fail(req, -EBADMSG, "call message without TRACE_NR");
+	nr = nla_get_u32(tb[WSC_LAT_A_TRACE_NR]);
+	if (tb[WSC_LAT_A_TRACE_CALLS]) {
+		/* A new call: the previous one is complete. */
+		if (!tb[WSC_LAT_A_ERRORS] || !tb[WSC_LAT_A_TRACE_TOTAL_NS] ||
+		    !tb[WSC_LAT_A_TRACE_MAX_NS])
+			return lat_req_fail(req, -EBADMSG,
+					    "call %u without ERRORS, TOTAL_NS or MAX_NS",
+					    nr);
+		if (f->have && nr <= f->cur.nr)
+			return lat_req_fail(req, -EBADMSG,
+					    "call %u after call %u", nr,
+					    f->cur.nr);
+		if (trace_flush(req, f))
+			return NL_OK;
+		memset(&f->cur, 0, sizeof(f->cur));
+		f->cur.nr = nr;
+		f->cur.calls = nla_get_u64(tb[WSC_LAT_A_TRACE_CALLS]);
+		f->cur.errors = nla_get_u64(tb[WSC_LAT_A_ERRORS]);
+		f->cur.total_ns = nla_get_u64(tb[WSC_LAT_A_TRACE_TOTAL_NS]);
+		f->cur.max_ns = nla_get_u64(tb[WSC_LAT_A_TRACE_MAX_NS]);
+		f->have = true;
+	} else if (!f->have || nr != f->cur.nr) {
+		return lat_req_fail(req, -EBADMSG,
+				    "buckets of call %u without its figures", nr);
+	}
+	nla_for_each_attr(pos, genlmsg_attrdata(nlmsg_data(nlh), 0),
+			  genlmsg_attrlen(nlmsg_data(nlh), 0), rem) {
+		if (nla_type(pos) != WSC_LAT_A_BUCKET)
+			continue;
+		trace_add_bucket(req, f, pos);
+		if (req->err)
+			break;
+	}
+	return NL_OK;
+}
+
+int wsc_trace_fetch(struct wsc_lat *lat,
+		    int (*fn)(void *ctx, const struct wsc_trace_call *call),
+		    void *ctx)
+{
+	struct trace_fetch f = { .fn = fn, .ctx = ctx };
+	struct lat_req req = {
+		.lat = lat, .parse = trace_parse_call, .priv = &f,
+	};
+	struct nl_msg *msg;
+	int ret;
+
+	if (!lat || !fn)
+		return -EINVAL;
+	msg = lat_msg(lat, WSC_LAT_CMD_TRACE_FETCH, NLM_F_DUMP);
+	if (!msg)
+		return -ENOMEM;
+	ret = lat_transact(lat, msg, &req);
+	if (!ret) {
+		trace_flush(&req, &f);
+		ret = req.err;
+	}
+	free(f.buckets);
+	return ret ? ret : (int)f.calls;
+}
