@@ -5,8 +5,10 @@
  * file only translates: the trace itself belongs to trace.c.
  *
  * Starting, stopping and resetting need CAP_SYS_ADMIN or CAP_PERFMON: a
- * trace puts a probe on every task's system call path.  Status and fetch
- * are open, as the lab's results are.
+ * trace puts a probe on every task's system call path.  So does fetching:
+ * the latencies of another user's calls are what perf_event_paranoid
+ * keeps from unprivileged users.  Status is open: it tells what is traced
+ * and how much was lost, not how the calls went.
  */
 #include <linux/capability.h>
 #include <linux/kernel.h>
@@ -52,7 +54,8 @@ int wsc_genl_trace_start(struct sk_buff *skb, struct genl_info *info)
 			       "a target is required: TRACE_PID or TRACE_CGROUP");
 		return -EINVAL;
 	}
-	if (cgroup && !nla_len(cgroup)) {
+	/* The policy refused a zero-length attribute; not so "". */
+	if (cgroup && !*(const char *)nla_data(cgroup)) {
 		NL_SET_ERR_MSG_ATTR(info->extack, cgroup,
 				    "the cgroup path is empty");
 		return -EINVAL;
@@ -170,12 +173,14 @@ put_trace:
  * @nr:      the system call being sent
  * @bucket:  its next bucket
  * @started: its first message (with the sums) has been sent
+ * @privileged: the caller may fetch
  */
 struct wsc_genl_trace_dump {
 	struct wsc_trace *t;
 	u32 nr;
 	u32 bucket;
 	bool started;
+	bool privileged;
 };
 
 static struct wsc_genl_trace_dump *
@@ -187,8 +192,12 @@ wsc_genl_trace_dump_ctx(struct netlink_callback *cb)
 
 int wsc_genl_trace_fetch_start(struct netlink_callback *cb)
 {
-	/* No trace: refused in the first dumpit, which has an extack. */
-	wsc_genl_trace_dump_ctx(cb)->t = wsc_trace_get();
+	struct wsc_genl_trace_dump *d = wsc_genl_trace_dump_ctx(cb);
+
+	/* Refusals wait for the first dumpit, which has an extack. */
+	d->privileged = wsc_genl_trace_capable(cb->skb);
+	if (d->privileged)
+		d->t = wsc_trace_get();
 	return 0;
 }
 
@@ -279,11 +288,18 @@ int wsc_genl_trace_fetch(struct sk_buff *skb, struct netlink_callback *cb)
 	unsigned int nr_calls = wsc_trace_nr_calls();
 	struct wsc_trace_sum sum;
 
+	if (!d->privileged) {
+		NL_SET_ERR_MSG(cb->extack,
+			       "fetching a trace needs CAP_SYS_ADMIN or CAP_PERFMON");
+		return -EPERM;
+	}
 	if (!d->t) {
 		NL_SET_ERR_MSG(cb->extack, "there is no trace: start one first");
 		return -ENODATA;
 	}
 	for (; d->nr < nr_calls; d->nr++, d->bucket = 0, d->started = false) {
+		/* Each call sums its buckets over every CPU. */
+		cond_resched();
 		if (!wsc_trace_row(d->t, d->nr, &sum))
 			continue;
 		if (wsc_genl_trace_put_call(skb, cb, &sum))

@@ -6,9 +6,11 @@
  * is a list of sections, each a header and rows, walked by seq_file one
  * row at a time so that a long report never sits in one buffer.
  */
+#include <linux/capability.h>
 #include <linux/kernel.h>
 #include <linux/ktime.h>
 #include <linux/math64.h>
+#include <linux/mm.h>
 #include <linux/nospec.h>
 #include <linux/proc_fs.h>
 #include <linux/seq_file.h>
@@ -59,7 +61,10 @@ struct wsc_proc_trace {
  * @taken:   the fields below hold a snapshot
  * @status:  the lab's state when the snapshot was taken
  * @lat:     each experiment's result then
- * @trace:   the trace's status and per-call figures then
+ * @trace:   the trace's status and per-call figures then (kvmalloc'd at
+ *           open: 15 KiB)
+ * @privileged: the opener had CAP_PERFMON or CAP_SYS_ADMIN, so the trace's
+ *           per-call rows are shown (the latencies of other users' calls)
  *
  * The lab's part of the report comes from a snapshot taken when reading
  * starts at offset 0, so that a run finishing in the middle of a read
@@ -72,7 +77,8 @@ struct wsc_proc_iter {
 	bool taken;
 	struct wsc_lat_status status;
 	struct wsc_proc_lat lat[WSC_NR_EXPERIMENTS];
-	struct wsc_proc_trace trace;
+	struct wsc_proc_trace *trace;
+	bool privileged;
 };
 
 /**
@@ -168,7 +174,7 @@ static void wsc_lab_header(struct seq_file *m, struct wsc_proc_iter *it,
 
 static u32 wsc_proc_trace_rows(struct wsc_proc_iter *it, unsigned int arg)
 {
-	return it->trace.rows;
+	return it->privileged ? it->trace->rows : 0;
 }
 
 static const char *const wsc_proc_trace_end[] = {
@@ -180,7 +186,7 @@ static const char *const wsc_proc_trace_end[] = {
 static void wsc_proc_trace_header(struct seq_file *m, struct wsc_proc_iter *it,
 			     unsigned int arg)
 {
-	const struct wsc_trace_status *st = &it->trace.st;
+	const struct wsc_trace_status *st = &it->trace->st;
 
 	if (st->state == WSC_TRACE_IDLE) {
 		seq_puts(m, "\n# trace: idle\n");
@@ -198,6 +204,10 @@ static void wsc_proc_trace_header(struct seq_file *m, struct wsc_proc_iter *it,
 	seq_printf(m, "# lost: %llu tasks, %llu calls, %llu exits, %llu from histograms; %llu unmatched, %llu unfinished, %llu 32-bit\n",
 		   st->lost_tasks, st->lost_calls, st->lost_exits,
 		   st->lost_hist, st->unmatched, st->unfinished, st->foreign);
+	if (!it->privileged) {
+		seq_puts(m, "# (its per-call rows need CAP_PERFMON or CAP_SYS_ADMIN)\n");
+		return;
+	}
 	seq_printf(m, "%-5s %-28s %12s %10s %16s %12s %16s\n", "nr",
 		   "handler", "calls", "errors", "total_ns", "mean_ns",
 		   "max_ns");
@@ -206,8 +216,8 @@ static void wsc_proc_trace_header(struct seq_file *m, struct wsc_proc_iter *it,
 static void wsc_proc_trace_row(struct seq_file *m,
 			       struct wsc_proc_iter *it, unsigned int arg, u32 i)
 {
-	const struct wsc_trace_sum *s = &it->trace.sum[i];
-	unsigned int nr = it->trace.nr[i];
+	const struct wsc_trace_sum *s = &it->trace->sum[i];
+	unsigned int nr = it->trace->nr[i];
 
 	seq_printf(m, "%-5u %-28ps %12llu %10llu %16llu %12llu %16llu\n", nr,
 		   wsc_syscall_handler(nr), s->calls, s->errors, s->total_ns,
@@ -347,7 +357,7 @@ static void wsc_proc_take(struct wsc_proc_iter *it)
 		wsc_proc_copy(&it->lat[i], result[i]);
 		wsc_lat_put(result[i]);
 	}
-	wsc_proc_trace_take(&it->trace);
+	wsc_proc_trace_take(it->trace);
 	it->taken = true;
 }
 
@@ -421,15 +431,38 @@ static const struct seq_operations wsc_proc_seq_ops = {
 
 static int wsc_proc_open(struct inode *inode, struct file *file)
 {
-	return seq_open_private(file, &wsc_proc_seq_ops,
-				sizeof(struct wsc_proc_iter));
+	struct wsc_proc_iter *it;
+	int err;
+
+	err = seq_open_private(file, &wsc_proc_seq_ops,
+			       sizeof(struct wsc_proc_iter));
+	if (err)
+		return err;
+	it = ((struct seq_file *)file->private_data)->private;
+	it->trace = kvzalloc(sizeof(*it->trace), GFP_KERNEL_ACCOUNT);
+	if (!it->trace) {
+		seq_release_private(inode, file);
+		return -ENOMEM;
+	}
+	/* The opener's capabilities, as with perf: not the reader's. */
+	it->privileged = perfmon_capable();
+	return 0;
+}
+
+static int wsc_proc_release(struct inode *inode, struct file *file)
+{
+	struct wsc_proc_iter *it =
+		((struct seq_file *)file->private_data)->private;
+
+	kvfree(it->trace);
+	return seq_release_private(inode, file);
 }
 
 static const struct proc_ops wsc_proc_ops = {
 	.proc_open	= wsc_proc_open,
 	.proc_read	= seq_read,
 	.proc_lseek	= seq_lseek,
-	.proc_release	= seq_release_private,
+	.proc_release	= wsc_proc_release,
 };
 
 int wsc_proc_init(void)

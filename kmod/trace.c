@@ -19,8 +19,9 @@
  * Memory is bounded and allocated at the start: WSC_TRACE_SLOTS tasks at
  * once, and per possible CPU one row per system call plus a pool of
  * trace_hists histograms, handed out to a CPU's rows as calls first show
- * up there.  Whatever does not fit is counted as lost, never dropped
- * silently.  Documentation/trace.md has the figures.
+ * up there.  A task or a histogram that does not fit is counted as lost
+ * (a lost task's own descendants are then not followed, and not counted
+ * apart).  Documentation/trace.md has the figures and the limits.
  */
 #include <linux/atomic.h>
 #include <linux/cgroup.h>
@@ -65,18 +66,21 @@
 static unsigned int trace_hists = 64;
 module_param(trace_hists, uint, 0444);
 MODULE_PARM_DESC(trace_hists,
-		 "latency histograms per CPU in a trace, one per distinct system call seen on that CPU (1-" __stringify(NR_syscalls) ", default 64; about 15 KiB each)");
+		 "latency histograms per CPU in a trace, one per distinct system call seen on that CPU (at least 1, at most the number of system calls; default 64; 15 KiB each)");
 
 /**
  * struct wsc_trace_slot - one followed task; a cache line of its own, so
  * that tasks on different CPUs never write the same line
- * @start_time: the task's start_time: a task_struct reused at the same
- *              address is not taken for the task that had the slot
- * @enter_ns:   ktime_get_ns() at the entry of the call in progress
- * @nr:         the call in progress, or WSC_TRACE_NO_CALL
+ * @enter_ns: ktime_get_ns() at the entry of the call in progress
+ * @nr:       the call in progress, WSC_TRACE_FOREIGN_CALL for a 32-bit or
+ *            unknown one, or WSC_TRACE_NO_CALL
+ *
+ * The key is the task_struct pointer alone: a slot is always given back
+ * at its task's exit probe, before the task_struct can be freed and its
+ * address reused.  (Not its start_time: an exec from a thread other than
+ * the leader takes the leader's.)
  */
 struct wsc_trace_slot {
-	u64 start_time;
 	u64 enter_ns;
 	u32 nr;
 } ____cacheline_aligned;
@@ -123,31 +127,33 @@ struct wsc_trace_cpu {
 
 /**
  * struct wsc_trace - one trace, from its start until the next start or
- * a reset
- *
- * Read by the probes, fixed while they are attached:
+ * a reset, and as long as a reader holds a reference
  * @cgrp:     the target cgroup (referenced), or NULL for a process tree
  * @keys:     WSC_TRACE_SLOTS keys: a task_struct pointer or WSC_TRACE_KEY_*
  * @slots:    the slots of @keys
  * @cpu:      per possible CPU (nr_cpu_ids pointers)
  * @hists:    histograms in each CPU's pool
- *
- * Changed when tasks join or leave:
  * @follow_lock: serialises claims of process-tree slots, so the start's
- *               walk and a fork cannot both claim one task
+ *               walk and a fork cannot both claim one task; raw, as the
+ *               fork probe takes it with preemption disabled
  * @live:     tasks holding a slot
  * @followed: tasks that ever held one
  * @lost_tasks: tasks of the tree that found no free slot
- *
- * Under wsc_trace_mutex:
- * @ref:      the current trace holds one reference, each dump another
+ * @ref:      wsc_trace_cur holds one reference; each reader (a dump, a
+ *            status, a read of /proc/syscall_lat) holds another
  * @id:       counts traces since the module was loaded, from 1
  * @state:    enum wsc_trace_state
  * @end:      enum wsc_trace_end
  * @pid:      the target process as the starter named it, or 0
  * @cgroup:   the target cgroup's path as given, or NULL
- * @started_ns, @ended_ns: ktime_get_ns() at attach and detach
- * @unfinished: calls still in progress when the trace was detached
+ * @started_ns: ktime_get_ns() when it was attached
+ * @ended_ns: ktime_get_ns() when it was detached
+ * @unfinished: calls still in progress when it was detached
+ *
+ * @cgrp to @hists are fixed before the probes are attached and read by
+ * them; @follow_lock to @lost_tasks change as tasks join and leave; @id,
+ * @pid and @cgroup are fixed once the trace is published; @state, @end,
+ * @ended_ns and @unfinished change under wsc_trace_mutex.
  */
 struct wsc_trace {
 	struct cgroup *cgrp;
@@ -156,7 +162,8 @@ struct wsc_trace {
 	struct wsc_trace_cpu **cpu;
 	unsigned int hists;
 
-	spinlock_t follow_lock;
+	/* Written at fork and exit: off the line every probe reads. */
+	raw_spinlock_t follow_lock ____cacheline_aligned_in_smp;
 	atomic_t live;
 	atomic64_t followed;
 	atomic64_t lost_tasks;
@@ -196,8 +203,7 @@ static struct wsc_trace_slot *wsc_trace_find(struct wsc_trace *t,
 	for (n = 0; n < WSC_TRACE_PROBES; n++, i = (i + 1) & WSC_TRACE_SLOT_MASK) {
 		/* Pairs with the release in wsc_trace_claim(). */
 		key = smp_load_acquire(&t->keys[i]);
-		if (key == (unsigned long)tsk &&
-		    t->slots[i].start_time == tsk->start_time)
+		if (key == (unsigned long)tsk)
 			return &t->slots[i];
 		if (key == WSC_TRACE_KEY_EMPTY)
 			return NULL;
@@ -224,34 +230,38 @@ static struct wsc_trace_slot *wsc_trace_claim(struct wsc_trace *t,
 		if (cmpxchg(&t->keys[i], key, WSC_TRACE_KEY_BUSY) != key)
 			continue;
 		s = &t->slots[i];
-		s->start_time = tsk->start_time;
 		s->enter_ns = 0;
 		s->nr = WSC_TRACE_NO_CALL;
-		smp_store_release(&t->keys[i], (unsigned long)tsk);
+		/* Counted before anyone can give it back. */
 		atomic_inc(&t->live);
 		atomic64_inc(&t->followed);
+		smp_store_release(&t->keys[i], (unsigned long)tsk);
 		return s;
 	}
 	return NULL;
 }
 
 /*
- * Give @tsk's slot @s back.  Both the exit probe and the start's walk may
- * try (see wsc_trace_follow()); the one whose cmpxchg wins does it.
- * Returns true if this call gave it back.
+ * Take @tsk's slot @s out of the table.  Both the exit probe and the
+ * start's walk may try (see wsc_trace_follow()): the one whose cmpxchg
+ * wins owns the slot, may read its fields, and must wsc_trace_drop() it.
  */
-static bool wsc_trace_release(struct wsc_trace *t, struct task_struct *tsk,
-			      struct wsc_trace_slot *s)
+static bool wsc_trace_unlist(struct wsc_trace *t, struct task_struct *tsk,
+			     struct wsc_trace_slot *s)
 {
 	unsigned int i = s - t->slots;
 
-	if (cmpxchg(&t->keys[i], (unsigned long)tsk, WSC_TRACE_KEY_GONE) !=
-	    (unsigned long)tsk)
-		return false;
+	return cmpxchg(&t->keys[i], (unsigned long)tsk, WSC_TRACE_KEY_BUSY) ==
+	       (unsigned long)tsk;
+}
+
+/* Free slot @s, taken out by wsc_trace_unlist(). */
+static void wsc_trace_drop(struct wsc_trace *t, struct wsc_trace_slot *s)
+{
+	smp_store_release(&t->keys[s - t->slots], WSC_TRACE_KEY_GONE);
 	/* A process tree's trace ends when its last task has gone. */
 	if (atomic_dec_and_test(&t->live) && !t->cgrp)
 		schedule_work(&wsc_trace_end_work);
-	return true;
 }
 
 /*
@@ -262,15 +272,15 @@ static void wsc_trace_follow(struct wsc_trace *t, struct task_struct *tsk)
 {
 	struct wsc_trace_slot *s;
 
-	spin_lock(&t->follow_lock);
+	raw_spin_lock(&t->follow_lock);
 	s = wsc_trace_find(t, tsk);
 	if (s) {
 		/* The walk and the fork probe both saw this child. */
-		spin_unlock(&t->follow_lock);
+		raw_spin_unlock(&t->follow_lock);
 		return;
 	}
 	s = wsc_trace_claim(t, tsk);
-	spin_unlock(&t->follow_lock);
+	raw_spin_unlock(&t->follow_lock);
 	if (!s) {
 		atomic64_inc(&t->lost_tasks);
 		return;
@@ -283,8 +293,8 @@ static void wsc_trace_follow(struct wsc_trace *t, struct task_struct *tsk)
 	 * looking at the flag, one side always sees the other.
 	 */
 	smp_mb();
-	if (READ_ONCE(tsk->flags) & PF_EXITING)
-		wsc_trace_release(t, tsk, s);
+	if ((READ_ONCE(tsk->flags) & PF_EXITING) && wsc_trace_unlist(t, tsk, s))
+		wsc_trace_drop(t, s);
 }
 
 /* Is @tsk @root's process or a descendant of it?  Under RCU. */
@@ -345,8 +355,13 @@ static void wsc_trace_count(struct wsc_trace *t, unsigned int nr, u64 ns,
 			    long ret)
 {
 	struct wsc_trace_cpu *c = wsc_trace_this_cpu(t);
-	struct wsc_trace_row *row = &c->row[nr];
-	u64 *hist = row->hist;
+	struct wsc_trace_row *row;
+	u64 *hist;
+
+	if (WARN_ON_ONCE(nr >= NR_syscalls))
+		return;
+	row = &c->row[nr];
+	hist = row->hist;
 
 	row->calls++;
 	row->errors += IS_ERR_VALUE(ret);
@@ -403,13 +418,18 @@ static void wsc_trace_on_sys_enter(void *data, struct pt_regs *regs, long id)
 /*
  * An exit with no entry seen: the second return of a fork (the child's,
  * which never entered), a task that left a traced cgroup, or a call that
- * began before the trace did - only the last is unmatched.
+ * began before the trace did - only the last is unmatched.  So is a call
+ * refused before its entry tracepoint (by seccomp or PTRACE_SYSEMU),
+ * whose exit still fires.
  */
 static void wsc_trace_no_entry(struct wsc_trace *t, struct pt_regs *regs,
 			       long ret, struct wsc_trace_slot *s)
 {
 	long nr = syscall_get_nr(current, regs);
 
+	/* 32-bit calls are not ours to judge: counted as foreign at entry. */
+	if (in_compat_syscall())
+		return;
 	if (ret == 0 && (nr == __NR_clone || nr == __NR_clone3 ||
 			 nr == __NR_fork || nr == __NR_vfork))
 		return;
@@ -442,6 +462,12 @@ static void wsc_trace_on_fork(void *data, struct task_struct *parent,
 {
 	struct wsc_trace *t = data;
 
+	/*
+	 * Pairs with the barrier in wsc_trace_follow(): either the start's
+	 * walk, which claims a parent and then looks at the task list, finds
+	 * the child there, or this probe finds the parent's slot.
+	 */
+	smp_mb();
 	/* A cgroup's tasks join at their first call. */
 	if (!t->cgrp && wsc_trace_find(t, parent))
 		wsc_trace_follow(t, child);
@@ -453,19 +479,22 @@ static void wsc_trace_on_exit(void *data, struct task_struct *p)
 	struct wsc_trace *t = data;
 	struct wsc_trace_slot *s;
 
+	unsigned int nr;
+
 	/* PF_EXITING is set; see wsc_trace_follow(). */
 	smp_mb();
 	s = wsc_trace_find(t, p);
-	if (!s)
+	/* The start's walk may be giving the same slot back: one of us does. */
+	if (!s || !wsc_trace_unlist(t, p, s))
 		return;
 	/*
 	 * exit and exit_group never return: they end here, counted with
 	 * the time from their entry to the task's end.
 	 */
-	if (s->nr < WSC_TRACE_FOREIGN_CALL)
-		wsc_trace_count(t, s->nr, now - s->enter_ns, 0);
-	s->nr = WSC_TRACE_NO_CALL;
-	wsc_trace_release(t, p, s);
+	nr = READ_ONCE(s->nr);
+	if (nr < WSC_TRACE_FOREIGN_CALL)
+		wsc_trace_count(t, nr, now - READ_ONCE(s->enter_ns), 0);
+	wsc_trace_drop(t, s);
 }
 
 /* ---- attaching and detaching ---- */
@@ -585,7 +614,7 @@ static struct wsc_trace *wsc_trace_alloc(void)
 	if (!t)
 		return NULL;
 	kref_init(&t->ref);
-	spin_lock_init(&t->follow_lock);
+	raw_spin_lock_init(&t->follow_lock);
 	t->hists = trace_hists;
 	t->keys = kvcalloc(WSC_TRACE_SLOTS, sizeof(*t->keys),
 			   GFP_KERNEL_ACCOUNT);
@@ -804,7 +833,9 @@ int wsc_trace_reset(struct netlink_ext_ack *extack)
 }
 
 /**
- * wsc_trace_get() - the current trace, referenced, or NULL if none
+ * wsc_trace_get() - the current trace, referenced
+ *
+ * Return: the trace (release it with wsc_trace_put()), or NULL if none.
  */
 struct wsc_trace *wsc_trace_get(void)
 {
@@ -893,10 +924,12 @@ bool wsc_trace_row(struct wsc_trace *t, unsigned int nr,
 }
 
 /**
- * wsc_trace_bucket() - calls of @nr in log-linear bucket @i, every CPU summed
+ * wsc_trace_bucket() - calls of @nr in log-linear bucket @i, CPUs summed
  * @t:  a referenced trace
  * @nr: below wsc_trace_nr_calls()
  * @i:  below WSC_HIST_BUCKETS
+ *
+ * Return: the count.
  */
 u64 wsc_trace_bucket(struct wsc_trace *t, unsigned int nr, unsigned int i)
 {

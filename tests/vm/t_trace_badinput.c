@@ -1,0 +1,1377 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The trace's commands of the "syscall_lat" family (TRACE_START, _STOP,
+ * _STATUS, _FETCH, _RESET) refuse every malformed, impossible or
+ * unallowed request with the right errno and an extended ack message that
+ * says why, and leave nothing behind when they do; and a trace of a known
+ * process goes through its whole life - active, ended by itself when the
+ * process exits, fetched, reset - with exact counts and consistent
+ * histograms.  Talks to the family through libnl-genl-3 directly, not
+ * libwsc, so that what is tested is the module's own checks.
+ *
+ * Refusals come back in NLMSG_ERROR (the policy, do requests, a dump the
+ * core refuses) or in NLMSG_DONE (a fetch the module refuses once the
+ * dump has started); both are read here, errno and message.
+ *
+ * There is one trace per machine, so every test runs in a guard (see
+ * run_guarded()) that makes sure no trace is left active or kept, even
+ * when the test fails half-way: later tests and the other test programs
+ * start from an idle trace.
+ */
+#include <fcntl.h>
+#include <grp.h>
+#include <stdarg.h>
+#include <time.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/syscall.h>
+#include <linux/genetlink.h>
+#include <linux/magic.h>
+#include <linux/netlink.h>
+#include <linux/wsc.h>
+#include <netlink/genl/ctrl.h>
+#include <netlink/genl/genl.h>
+#include <netlink/netlink.h>
+
+#include "harness.h"
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+/* Above every x86-64 system call number: rows of a fetch. */
+#define NR_MAX		1024
+/* A pid that no process has (checked before use). */
+#define NO_SUCH_PID	999999
+/* What the child of a live trace does once woken. */
+#define GETPPID_CALLS	100
+/* How long a pid trace may take to notice that its process has exited. */
+#define END_WAIT_MS	10000
+
+struct trace_sock {
+	struct nl_sock *sk;
+	int family;
+};
+
+/**
+ * struct trace_row - one system call of a fetch, over all its messages
+ * @seen:         a message for it came
+ * @calls, @errors, @total_ns, @max_ns: the sums of its first message
+ * @buckets:      BUCKET nests
+ * @bucket_calls: their COUNTs summed
+ * @low_sum, @high_sum: sum of LOW_NS * COUNT and of HIGH_NS * COUNT, the
+ *                bounds the buckets put on @total_ns
+ * @top_low, @top_high: the bounds of the highest bucket, where @max_ns is
+ */
+struct trace_row {
+	bool seen;
+	uint64_t calls;
+	uint64_t errors;
+	uint64_t total_ns;
+	uint64_t max_ns;
+	uint64_t buckets;
+	uint64_t bucket_calls;
+	uint64_t low_sum;
+	uint64_t high_sum;
+	uint64_t top_low;
+	uint64_t top_high;
+};
+
+/**
+ * struct trace_reply - what came back for one request
+ * @done:      the answer is complete
+ * @err:       0, or the -errno of NLMSG_ERROR or NLMSG_DONE
+ * @in_done:   @err came in NLMSG_DONE (a dump refused once started)
+ * @msg:       the extended ack message, "" if none
+ * @bad_attr:  NLMSGERR_ATTR_OFFS came back: the kernel named an attribute
+ * @messages:  data messages received
+ * @cmd:       the genetlink command of the last one
+ * @nattrs:    its attributes, all types counted
+ * @has, @val: its attributes of known type, and the value of each u32 and
+ *             u64 one
+ * @cgroup:    its TRACE_CGROUP
+ * @rows:      a fetch: every system call it sent, by number
+ * @last_nr:   a fetch: the number of the last message, -1 before any
+ * @fault:     a fetch: the first way its messages broke the ABI, "" if none
+ */
+struct trace_reply {
+	bool done;
+	int err;
+	bool in_done;
+	char msg[256];
+	bool bad_attr;
+	int messages;
+	int cmd;
+	int nattrs;
+	bool has[WSC_LAT_A_MAX + 1];
+	uint64_t val[WSC_LAT_A_MAX + 1];
+	char cgroup[WSC_TRACE_CGROUP_MAX + 1];
+	struct trace_row rows[NR_MAX];
+	long last_nr;
+	char fault[160];
+};
+
+/* ---- talking to the family ---- */
+
+static void trace_open(struct trace_sock *ts)
+{
+	int one = 1;
+
+	ts->sk = nl_socket_alloc();
+	ASSERT_TRUE(ts->sk);
+	ASSERT_EQ(genl_connect(ts->sk), 0);
+	/*
+	 * libnl 3.7 has no nl_socket_set_ext_ack().  Capped acks leave the
+	 * request out of NLMSG_ERROR, so the TLVs follow struct nlmsgerr.
+	 */
+	ASSERT_EQ(setsockopt(nl_socket_get_fd(ts->sk), SOL_NETLINK,
+			     NETLINK_EXT_ACK, &one, sizeof(one)), 0);
+	ASSERT_EQ(setsockopt(nl_socket_get_fd(ts->sk), SOL_NETLINK,
+			     NETLINK_CAP_ACK, &one, sizeof(one)), 0);
+	ts->family = genl_ctrl_resolve(ts->sk, WSC_LAT_GENL_NAME);
+	if (ts->family < 0) {
+		printf("# family %s not found (is wsc.ko loaded?)\n",
+		       WSC_LAT_GENL_NAME);
+		_exit(1);
+	}
+}
+
+static void trace_close(struct trace_sock *ts)
+{
+	nl_socket_free(ts->sk);
+	ts->sk = NULL;
+}
+
+static void parse_ext_ack(struct trace_reply *r, void *tlvs, int len)
+{
+	struct nlattr *tb[NLMSGERR_ATTR_MAX + 1];
+
+	if (len <= 0 || nla_parse(tb, NLMSGERR_ATTR_MAX, tlvs, len, NULL) < 0)
+		return;
+	if (tb[NLMSGERR_ATTR_MSG])
+		snprintf(r->msg, sizeof(r->msg), "%.*s",
+			 nla_len(tb[NLMSGERR_ATTR_MSG]),
+			 (char *)nla_data(tb[NLMSGERR_ATTR_MSG]));
+	r->bad_attr = tb[NLMSGERR_ATTR_OFFS] != NULL;
+}
+
+static int on_error(struct sockaddr_nl *who, struct nlmsgerr *e, void *arg)
+{
+	struct nlmsghdr *nlh = (struct nlmsghdr *)((char *)e - NLMSG_HDRLEN);
+	struct trace_reply *r = arg;
+	int off = sizeof(*e);
+
+	(void)who;
+	r->err = e->error;
+	r->done = true;
+	if (nlh->nlmsg_flags & NLM_F_ACK_TLVS) {
+		if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
+			off += NLMSG_ALIGN(e->msg.nlmsg_len - NLMSG_HDRLEN);
+		parse_ext_ack(r, (char *)e + off,
+			      (int)nlh->nlmsg_len - NLMSG_HDRLEN - off);
+	}
+	return NL_SKIP;
+}
+
+/* NLMSG_DONE: an int, the dump's errno, then perhaps the ack's TLVs. */
+static int on_finish(struct nl_msg *msg, void *arg)
+{
+	struct nlmsghdr *nlh = nlmsg_hdr(msg);
+	struct trace_reply *r = arg;
+	int off = NLMSG_ALIGN(sizeof(int));
+
+	r->done = true;
+	if (nlmsg_datalen(nlh) < (int)sizeof(int))
+		return NL_STOP;
+	memcpy(&r->err, nlmsg_data(nlh), sizeof(int));
+	r->in_done = r->err != 0;
+	if (nlh->nlmsg_flags & NLM_F_ACK_TLVS)
+		parse_ext_ack(r, (char *)nlmsg_data(nlh) + off,
+			      nlmsg_datalen(nlh) - off);
+	return NL_STOP;
+}
+
+static int on_ack(struct nl_msg *msg, void *arg)
+{
+	struct trace_reply *r = arg;
+
+	(void)msg;
+	r->done = true;
+	return NL_STOP;
+}
+
+/* Note the first way a fetch broke the ABI; later ones add nothing. */
+__attribute__((format(printf, 2, 3)))
+static void fetch_fault(struct trace_reply *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (r->fault[0])
+		return;
+	va_start(ap, fmt);
+	vsnprintf(r->fault, sizeof(r->fault), fmt, ap);
+	va_end(ap);
+}
+
+/* One BUCKET of system call @nr: LOW_NS, HIGH_NS, COUNT, and no CPU. */
+static void fetch_bucket(struct trace_reply *r, long nr, struct nlattr *nest)
+{
+	struct nlattr *tb[WSC_LAT_BUCKET_MAX + 1];
+	struct trace_row *row = &r->rows[nr];
+	uint64_t low, high, count;
+
+	if (nla_parse_nested(tb, WSC_LAT_BUCKET_MAX, nest, NULL) < 0 ||
+	    !tb[WSC_LAT_BUCKET_LOW_NS] || !tb[WSC_LAT_BUCKET_HIGH_NS] ||
+	    !tb[WSC_LAT_BUCKET_COUNT]) {
+		fetch_fault(r, "call %ld: a bucket lacks an attribute", nr);
+		return;
+	}
+	/* Every CPU merged: a CPU attribute would say otherwise. */
+	if (tb[WSC_LAT_BUCKET_CPU])
+		fetch_fault(r, "call %ld: a bucket has a CPU", nr);
+	low = nla_get_u64(tb[WSC_LAT_BUCKET_LOW_NS]);
+	high = nla_get_u64(tb[WSC_LAT_BUCKET_HIGH_NS]);
+	count = nla_get_u64(tb[WSC_LAT_BUCKET_COUNT]);
+	if (low > high)
+		fetch_fault(r, "call %ld: bucket LOW_NS %llu > HIGH_NS %llu",
+			    nr, (unsigned long long)low,
+			    (unsigned long long)high);
+	if (!count)
+		fetch_fault(r, "call %ld: an empty bucket was sent", nr);
+	/* Buckets come in ascending order, also across messages. */
+	if (row->buckets && low <= row->top_high)
+		fetch_fault(r, "call %ld: buckets out of order", nr);
+	row->buckets++;
+	row->bucket_calls += count;
+	row->low_sum += low * count;
+	row->high_sum += high * count;
+	row->top_low = low;
+	row->top_high = high;
+}
+
+/* The sums of a call's first message, one bit each. */
+#define SUM_CALLS	(1u << 0)
+#define SUM_ERRORS	(1u << 1)
+#define SUM_TOTAL	(1u << 2)
+#define SUM_MAX		(1u << 3)
+#define SUM_ALL		(SUM_CALLS | SUM_ERRORS | SUM_TOTAL | SUM_MAX)
+
+/*
+ * One message of a fetch: TRACE_NR first, then the four sums if it is the
+ * call's first message, then BUCKETs.  A call's later messages (when its
+ * buckets did not fit) have TRACE_NR and BUCKETs only, and the numbers go
+ * up strictly from one call to the next.
+ */
+static void fetch_message(struct trace_reply *r, struct nlmsghdr *nlh)
+{
+	unsigned int sums = 0, bit;
+	struct trace_row *row = NULL;
+	uint64_t buckets_before = 0;
+	bool first = false;
+	struct nlattr *nla;
+	long nr = -1;
+	int rem, type;
+
+	nlmsg_for_each_attr(nla, nlh, GENL_HDRLEN, rem) {
+		type = nla_type(nla);
+		if (type == WSC_LAT_A_TRACE_NR) {
+			if (row) {
+				fetch_fault(r, "two TRACE_NR in one message");
+				return;
+			}
+			nr = nla_get_u32(nla);
+			if (nr >= NR_MAX) {
+				fetch_fault(r, "TRACE_NR %ld out of range", nr);
+				return;
+			}
+			row = &r->rows[nr];
+			if (nr != r->last_nr) {
+				if (nr < r->last_nr || row->seen)
+					fetch_fault(r, "call %ld after call %ld",
+						    nr, r->last_nr);
+				first = true;
+				row->seen = true;
+			}
+			r->last_nr = nr;
+			buckets_before = row->buckets;
+			continue;
+		}
+		if (!row) {
+			fetch_fault(r, "attribute %d before TRACE_NR", type);
+			return;
+		}
+		switch (type) {
+		case WSC_LAT_A_TRACE_CALLS:
+			bit = SUM_CALLS;
+			row->calls = nla_get_u64(nla);
+			break;
+		case WSC_LAT_A_ERRORS:
+			bit = SUM_ERRORS;
+			row->errors = nla_get_u64(nla);
+			break;
+		case WSC_LAT_A_TRACE_TOTAL_NS:
+			bit = SUM_TOTAL;
+			row->total_ns = nla_get_u64(nla);
+			break;
+		case WSC_LAT_A_TRACE_MAX_NS:
+			bit = SUM_MAX;
+			row->max_ns = nla_get_u64(nla);
+			break;
+		case WSC_LAT_A_BUCKET:
+			fetch_bucket(r, nr, nla);
+			continue;
+		case WSC_LAT_A_PAD:
+			continue;
+		default:
+			fetch_fault(r, "call %ld: unexpected attribute %d",
+				    nr, type);
+			continue;
+		}
+		if (!first)
+			fetch_fault(r, "call %ld: sums in a later message", nr);
+		sums |= bit;
+	}
+	if (!row) {
+		fetch_fault(r, "a message without TRACE_NR");
+		return;
+	}
+	if (first && sums != SUM_ALL)
+		fetch_fault(r, "call %ld: first message lacks sums (%#x)",
+			    nr, sums);
+	if (!first && row->buckets == buckets_before)
+		fetch_fault(r, "call %ld: a later message without buckets",
+			    nr);
+}
+
+static int on_valid(struct nl_msg *msg, void *arg)
+{
+	struct nlmsghdr *nlh = nlmsg_hdr(msg);
+	struct genlmsghdr *gnlh = nlmsg_data(nlh);
+	struct trace_reply *r = arg;
+	struct nlattr *nla;
+	int rem, type;
+
+	r->messages++;
+	r->cmd = gnlh->cmd;
+	r->nattrs = 0;
+	r->cgroup[0] = '\0';
+	memset(r->has, 0, sizeof(r->has));
+	memset(r->val, 0, sizeof(r->val));
+	nlmsg_for_each_attr(nla, nlh, GENL_HDRLEN, rem) {
+		type = nla_type(nla);
+		r->nattrs++;
+		if (type <= 0 || type > WSC_LAT_A_MAX)
+			continue;
+		r->has[type] = true;
+		if (type == WSC_LAT_A_TRACE_CGROUP)
+			snprintf(r->cgroup, sizeof(r->cgroup), "%.*s",
+				 nla_len(nla), (char *)nla_data(nla));
+		else if (nla_len(nla) == sizeof(uint32_t))
+			r->val[type] = nla_get_u32(nla);
+		else if (nla_len(nla) == sizeof(uint64_t))
+			r->val[type] = nla_get_u64(nla);
+	}
+	if (gnlh->cmd == WSC_LAT_CMD_TRACE_FETCH)
+		fetch_message(r, nlh);
+	return NL_OK;
+}
+
+/*
+ * A request for @cmd; NLM_F_DUMP in @flags makes it a dump.  Room for a
+ * cgroup path of the longest length and then some.
+ */
+static struct nl_msg *trace_msg(const struct trace_sock *ts, uint8_t cmd,
+				int flags)
+{
+	struct nl_msg *msg = nlmsg_alloc_size(2 * (WSC_TRACE_CGROUP_MAX + 1));
+
+	ASSERT_TRUE(msg);
+	ASSERT_TRUE(genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, ts->family, 0,
+				flags, cmd, WSC_LAT_GENL_VERSION));
+	return msg;
+}
+
+/*
+ * Send @msg (and free it), then read everything that answers it.  libnl
+ * asks for an ack, so a do request that succeeds without a reply still
+ * ends with one; a dump ends with NLMSG_DONE.
+ */
+static void trace_send(struct trace_sock *ts, struct nl_msg *msg,
+		       struct trace_reply *r)
+{
+	struct nl_cb *cb;
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	r->cmd = -1;
+	r->last_nr = -1;
+	cb = nl_cb_alloc(NL_CB_DEFAULT);
+	ASSERT_TRUE(cb);
+	nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, on_valid, r);
+	nl_cb_set(cb, NL_CB_FINISH, NL_CB_CUSTOM, on_finish, r);
+	nl_cb_set(cb, NL_CB_ACK, NL_CB_CUSTOM, on_ack, r);
+	nl_cb_err(cb, NL_CB_CUSTOM, on_error, r);
+
+	ret = nl_send_auto(ts->sk, msg);
+	nlmsg_free(msg);
+	ASSERT_GE(ret, 0);
+	while (!r->done) {
+		ret = nl_recvmsgs(ts->sk, cb);
+		if (ret < 0) {
+			printf("# nl_recvmsgs: %s\n", nl_geterror(ret));
+			_exit(1);
+		}
+	}
+	nl_cb_put(cb);
+}
+
+/* @cmd with no attribute; FETCH is sent as a dump. */
+static void trace_cmd(struct trace_sock *ts, uint8_t cmd,
+		      struct trace_reply *r)
+{
+	int flags = cmd == WSC_LAT_CMD_TRACE_FETCH ? NLM_F_DUMP : 0;
+
+	trace_send(ts, trace_msg(ts, cmd, flags), r);
+}
+
+static void trace_start_pid(struct trace_sock *ts, uint32_t pid,
+			    struct trace_reply *r)
+{
+	struct nl_msg *msg = trace_msg(ts, WSC_LAT_CMD_TRACE_START, 0);
+
+	ASSERT_EQ(nla_put_u32(msg, WSC_LAT_A_TRACE_PID, pid), 0);
+	trace_send(ts, msg, r);
+}
+
+static void trace_start_cgroup(struct trace_sock *ts, const char *path,
+			       struct trace_reply *r)
+{
+	struct nl_msg *msg = trace_msg(ts, WSC_LAT_CMD_TRACE_START, 0);
+
+	ASSERT_EQ(nla_put_string(msg, WSC_LAT_A_TRACE_CGROUP, path), 0);
+	trace_send(ts, msg, r);
+}
+
+/* STATUS, which must answer with exactly one status message. */
+static void trace_status(struct trace_sock *ts, struct trace_reply *r)
+{
+	trace_cmd(ts, WSC_LAT_CMD_TRACE_STATUS, r);
+	if (r->err)
+		TH_LOG("STATUS: %d \"%s\"", r->err, r->msg);
+	ASSERT_EQ(r->err, 0);
+	ASSERT_EQ(r->messages, 1);
+	ASSERT_EQ(r->cmd, WSC_LAT_CMD_TRACE_STATUS);
+	ASSERT_TRUE(r->has[WSC_LAT_A_TRACE_STATE]);
+}
+
+/* The request was refused with @errno_ and a message containing @text. */
+#define EXPECT_REFUSED(r, errno_, text) do {				\
+	EXPECT_EQ((r)->err, -(errno_));					\
+	if (!strstr((r)->msg, (text))) {				\
+		TH_LOG("%s:%d: message \"%s\" lacks \"%s\"", __FILE__,	\
+		       __LINE__, (r)->msg, (text));			\
+		wsc_test_failed = 1;					\
+	}								\
+} while (0)
+
+/* A request that must succeed. */
+#define ASSERT_OK(r, what) do {						\
+	if ((r)->err)							\
+		TH_LOG("%s: %d \"%s\"", (what), (r)->err, (r)->msg);	\
+	ASSERT_EQ((r)->err, 0);						\
+} while (0)
+
+/* No trace at all: STATUS says idle, and carries nothing else. */
+static void expect_idle(struct trace_sock *ts)
+{
+	struct trace_reply r;
+
+	trace_status(ts, &r);
+	EXPECT_EQ(r.val[WSC_LAT_A_TRACE_STATE], WSC_TRACE_IDLE);
+	EXPECT_EQ(r.nattrs, 1);
+}
+
+/* The attributes of every status message but an idle one's. */
+static const int status_attrs[] = {
+	WSC_LAT_A_TRACE_STATE, WSC_LAT_A_RUN_ID, WSC_LAT_A_TRACE_END,
+	WSC_LAT_A_DURATION_NS, WSC_LAT_A_TRACE_TASKS, WSC_LAT_A_TRACE_LIVE,
+	WSC_LAT_A_TRACE_TASK_SLOTS, WSC_LAT_A_TRACE_HIST_SLOTS,
+	WSC_LAT_A_TRACE_LOST_TASKS, WSC_LAT_A_TRACE_LOST_CALLS,
+	WSC_LAT_A_TRACE_LOST_EXITS, WSC_LAT_A_TRACE_LOST_HIST,
+	WSC_LAT_A_TRACE_FOREIGN, WSC_LAT_A_TRACE_UNMATCHED,
+	WSC_LAT_A_TRACE_UNFINISHED,
+};
+
+/*
+ * A status of a process tree's trace: everything there, the target named
+ * by pid and not by cgroup, and nothing lost - a single quiet process
+ * cannot run out of slots or histograms.
+ */
+static void expect_pid_status(const struct trace_reply *r, uint32_t state,
+			      uint32_t end, pid_t pid)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(status_attrs); i++)
+		if (!r->has[status_attrs[i]]) {
+			TH_LOG("status attribute %d missing", status_attrs[i]);
+			wsc_test_failed = 1;
+		}
+	EXPECT_EQ(r->val[WSC_LAT_A_TRACE_STATE], state);
+	EXPECT_EQ(r->val[WSC_LAT_A_TRACE_END], end);
+	EXPECT_TRUE(r->has[WSC_LAT_A_TRACE_PID]);
+	EXPECT_FALSE(r->has[WSC_LAT_A_TRACE_CGROUP]);
+	EXPECT_EQ(r->val[WSC_LAT_A_TRACE_PID], pid);
+	EXPECT_GT(r->val[WSC_LAT_A_RUN_ID], 0);
+	EXPECT_EQ(r->val[WSC_LAT_A_TRACE_TASK_SLOTS], 16384);
+	EXPECT_GE(r->val[WSC_LAT_A_TRACE_HIST_SLOTS], 1);
+	EXPECT_EQ(r->val[WSC_LAT_A_TRACE_LOST_TASKS], 0);
+	EXPECT_EQ(r->val[WSC_LAT_A_TRACE_LOST_CALLS], 0);
+	EXPECT_EQ(r->val[WSC_LAT_A_TRACE_LOST_EXITS], 0);
+	EXPECT_EQ(r->val[WSC_LAT_A_TRACE_LOST_HIST], 0);
+	EXPECT_EQ(r->val[WSC_LAT_A_TRACE_FOREIGN], 0);
+}
+
+/* STOP (if anything is there) and RESET; both must succeed. */
+static void trace_stop_and_reset(struct trace_sock *ts)
+{
+	struct trace_reply r;
+
+	trace_cmd(ts, WSC_LAT_CMD_TRACE_STOP, &r);
+	if (r.err != -ENOENT)
+		ASSERT_OK(&r, "STOP");
+	trace_cmd(ts, WSC_LAT_CMD_TRACE_RESET, &r);
+	ASSERT_OK(&r, "RESET");
+}
+
+/* ---- keeping the machine's one trace clean ---- */
+
+/*
+ * Whatever state the trace is in, make it idle.  Returns the state found.
+ * Refusals are not checked here: this also runs after a failed test.
+ */
+static uint64_t trace_force_idle(void)
+{
+	struct trace_sock ts;
+	struct trace_reply r;
+	uint64_t state;
+
+	trace_open(&ts);
+	trace_status(&ts, &r);
+	state = r.val[WSC_LAT_A_TRACE_STATE];
+	if (state != WSC_TRACE_IDLE) {
+		trace_cmd(&ts, WSC_LAT_CMD_TRACE_STOP, &r);
+		trace_cmd(&ts, WSC_LAT_CMD_TRACE_RESET, &r);
+		if (r.err)
+			TH_LOG("cleanup: RESET: %d \"%s\"", r.err, r.msg);
+		trace_status(&ts, &r);
+		ASSERT_EQ(r.val[WSC_LAT_A_TRACE_STATE], WSC_TRACE_IDLE);
+	}
+	trace_close(&ts);
+	return state;
+}
+
+/*
+ * Run @body in a child, and make the trace idle after it whatever became
+ * of it: an ASSERT ends the body with _exit(), which would skip any
+ * cleanup of its own.  The body's time limit is below the harness's, so
+ * that a body that hangs is killed while there is still time to clean up.
+ * The processes a body starts to be traced die with it (PR_SET_PDEATHSIG).
+ */
+static void run_guarded(void (*body)(void))
+{
+	uint64_t left;
+	int status;
+	pid_t pid;
+
+	/* An earlier test program may have left one; not this test's fault. */
+	left = trace_force_idle();
+	if (left != WSC_TRACE_IDLE)
+		TH_LOG("a trace in state %llu was left by someone else",
+		       (unsigned long long)left);
+
+	fflush(stdout);
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		alarm(WSC_TEST_TIMEOUT - 15);
+		body();
+		fflush(stdout);
+		_exit(wsc_test_failed);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		ASSERT_EQ(errno, EINTR);
+
+	left = trace_force_idle();
+	if (WIFEXITED(status) && WEXITSTATUS(status) == WSC_TEST_SKIP_STATUS)
+		_exit(WSC_TEST_SKIP_STATUS);
+	if (WIFSIGNALED(status)) {
+		TH_LOG("the test was killed by signal %d%s", WTERMSIG(status),
+		       WTERMSIG(status) == SIGALRM ? " (timeout)" : "");
+		wsc_test_failed = 1;
+	} else if (WEXITSTATUS(status) != 0) {
+		wsc_test_failed = 1;
+	} else if (left != WSC_TRACE_IDLE) {
+		/* It passed, yet did not clean up after itself. */
+		TH_LOG("the test left a trace in state %llu",
+		       (unsigned long long)left);
+		wsc_test_failed = 1;
+	}
+}
+
+/* A test whose body runs guarded: see run_guarded(). */
+#define TRACE_TEST(name)						\
+	static void body_##name(void);					\
+	TEST(name)							\
+	{								\
+		run_guarded(body_##name);				\
+	}								\
+	static void body_##name(void)
+
+/* ---- processes to trace ---- */
+
+/**
+ * struct target - a child process to trace
+ * @pid:     its pid
+ * @wake_fd: the write end of its pipe: a byte wakes it
+ */
+struct target {
+	pid_t pid;
+	int wake_fd;
+};
+
+/* The first field of /proc/PID/syscall: the call it is blocked in. */
+static bool blocked_in_read(pid_t pid)
+{
+	char path[64], buf[256];
+	ssize_t n;
+	long nr;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/syscall", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	/* "running" while on a CPU, -1 outside a system call. */
+	return sscanf(buf, "%ld", &nr) == 1 && nr == SYS_read;
+}
+
+/* The state letter of /proc/PID/stat, or '?'. */
+static char task_state(pid_t pid)
+{
+	char path[64], buf[512], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return '?';
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return '?';
+	buf[n] = '\0';
+	/* After the command name, which may hold anything but ends with ')'. */
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' ? p[2] : '?';
+}
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/*
+ * Fork a child that blocks reading a pipe; once woken it makes @calls
+ * getppid calls and exits 0.  Returns once the child is inside read(), so
+ * that a trace started now begins in the middle of that call: its exit
+ * will be the trace's one unmatched exit.
+ */
+static void target_spawn(struct target *tg, int calls)
+{
+	uint64_t deadline;
+	int p[2], i;
+	char c;
+
+	ASSERT_EQ(pipe2(p, O_CLOEXEC), 0);
+	fflush(stdout);
+	tg->pid = fork();
+	ASSERT_GE(tg->pid, 0);
+	if (tg->pid == 0) {
+		/* Not outlive the test, whatever becomes of it. */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		close(p[1]);
+		/* EOF: the test is gone. */
+		if (read(p[0], &c, 1) != 1)
+			_exit(2);
+		/* Nothing else until the exit: the counts are exact. */
+		for (i = 0; i < calls; i++)
+			syscall(SYS_getppid);
+		_exit(0);
+	}
+	close(p[0]);
+	tg->wake_fd = p[1];
+
+	deadline = now_ms() + 10000;
+	while (!blocked_in_read(tg->pid)) {
+		if (now_ms() > deadline) {
+			TH_LOG("child %d never blocked in read()", tg->pid);
+			kill(tg->pid, SIGKILL);
+			_exit(1);
+		}
+		usleep(10000);
+	}
+}
+
+static void target_wake(struct target *tg)
+{
+	ASSERT_EQ(write(tg->wake_fd, "x", 1), 1);
+}
+
+/* Wait for the child to end; its wait status. */
+static int target_reap(struct target *tg)
+{
+	int status;
+
+	while (waitpid(tg->pid, &status, 0) < 0)
+		ASSERT_EQ(errno, EINTR);
+	close(tg->wake_fd);
+	tg->pid = 0;
+	return status;
+}
+
+static void target_kill(struct target *tg)
+{
+	if (tg->pid <= 0)
+		return;
+	kill(tg->pid, SIGKILL);
+	target_reap(tg);
+}
+
+/* Poll STATUS until the trace is no longer active (or give up). */
+static void wait_for_end(struct trace_sock *ts, struct trace_reply *r)
+{
+	uint64_t deadline = now_ms() + END_WAIT_MS;
+
+	for (;;) {
+		trace_status(ts, r);
+		if (r->val[WSC_LAT_A_TRACE_STATE] != WSC_TRACE_ACTIVE)
+			return;
+		if (now_ms() > deadline) {
+			TH_LOG("the trace is still active %d ms after its process exited",
+			       END_WAIT_MS);
+			ASSERT_TRUE(0);
+		}
+		usleep(20000);
+	}
+}
+
+static void need_no_such_pid(void)
+{
+	if (kill(NO_SUCH_PID, 0) == 0 || errno != ESRCH)
+		SKIP("pid %d exists here", NO_SUCH_PID);
+}
+
+/* ---- START: what the policy refuses ---- */
+
+TRACE_TEST(start_without_target)
+{
+	struct trace_sock ts;
+	struct trace_reply r;
+
+	trace_open(&ts);
+	trace_cmd(&ts, WSC_LAT_CMD_TRACE_START, &r);
+	EXPECT_REFUSED(&r, EINVAL, "a target is required");
+	EXPECT_FALSE(r.bad_attr);
+	expect_idle(&ts);
+}
+
+TRACE_TEST(start_with_both_targets)
+{
+	struct trace_sock ts;
+	struct trace_reply r;
+	struct nl_msg *msg;
+
+	trace_open(&ts);
+	msg = trace_msg(&ts, WSC_LAT_CMD_TRACE_START, 0);
+	ASSERT_EQ(nla_put_u32(msg, WSC_LAT_A_TRACE_PID, getpid()), 0);
+	ASSERT_EQ(nla_put_string(msg, WSC_LAT_A_TRACE_CGROUP, "/"), 0);
+	trace_send(&ts, msg, &r);
+	EXPECT_REFUSED(&r, EINVAL, "not both");
+	EXPECT_TRUE(r.bad_attr);
+	expect_idle(&ts);
+}
+
+/* NLA_POLICY_MIN(NLA_U32, 1): 6.1's range check answers -ERANGE. */
+TRACE_TEST(start_pid_zero)
+{
+	struct trace_sock ts;
+	struct trace_reply r;
+
+	trace_open(&ts);
+	trace_start_pid(&ts, 0, &r);
+	EXPECT_REFUSED(&r, ERANGE, "integer out of range");
+	EXPECT_TRUE(r.bad_attr);
+	expect_idle(&ts);
+}
+
+/*
+ * A u32 of another size: strict validation checks the exact length
+ * before the range, with -EINVAL.  The pid would not exist anyway, so a
+ * policy that let it through could not start a trace.
+ */
+TRACE_TEST(start_pid_wrong_shape)
+{
+	struct trace_sock ts;
+	struct trace_reply r;
+	struct nl_msg *msg;
+
+	need_no_such_pid();
+	trace_open(&ts);
+	msg = trace_msg(&ts, WSC_LAT_CMD_TRACE_START, 0);
+	ASSERT_EQ(nla_put_u16(msg, WSC_LAT_A_TRACE_PID, 1), 0);
+	trace_send(&ts, msg, &r);
+	EXPECT_REFUSED(&r, EINVAL, "invalid attribute length");
+	EXPECT_TRUE(r.bad_attr);
+
+	msg = trace_msg(&ts, WSC_LAT_CMD_TRACE_START, 0);
+	ASSERT_EQ(nla_put_u64(msg, WSC_LAT_A_TRACE_PID, NO_SUCH_PID), 0);
+	trace_send(&ts, msg, &r);
+	EXPECT_REFUSED(&r, EINVAL, "invalid attribute length");
+	EXPECT_TRUE(r.bad_attr);
+
+	/* A u32 flagged as a nest is refused too. */
+	msg = trace_msg(&ts, WSC_LAT_CMD_TRACE_START, 0);
+	ASSERT_EQ(nla_put_u32(msg, WSC_LAT_A_TRACE_PID | NLA_F_NESTED,
+			      NO_SUCH_PID), 0);
+	trace_send(&ts, msg, &r);
+	EXPECT_REFUSED(&r, EINVAL, "NLA_F_NESTED not expected");
+	expect_idle(&ts);
+}
+
+/*
+ * An empty cgroup path: a zero-length attribute fails the policy, and ""
+ * (one byte, the NUL) the handler refuses: cgroup_get_from_path("") would
+ * return the root of the hierarchy and trace every task.
+ */
+TRACE_TEST(start_cgroup_empty)
+{
+	struct trace_sock ts;
+	struct trace_reply r;
+	struct nl_msg *msg;
+
+	trace_open(&ts);
+	msg = trace_msg(&ts, WSC_LAT_CMD_TRACE_START, 0);
+	ASSERT_EQ(nla_put(msg, WSC_LAT_A_TRACE_CGROUP, 0, ""), 0);
+	trace_send(&ts, msg, &r);
+	EXPECT_REFUSED(&r, EINVAL, "Attribute failed policy validation");
+	EXPECT_TRUE(r.bad_attr);
+	expect_idle(&ts);
+
+	/* "" would walk to the root and trace every task: refused. */
+	trace_start_cgroup(&ts, "", &r);
+	EXPECT_REFUSED(&r, EINVAL, "empty");
+	expect_idle(&ts);
+}
+
+TRACE_TEST(start_cgroup_not_terminated)
+{
+	struct trace_sock ts;
+	struct trace_reply r;
+	struct nl_msg *msg;
+
+	trace_open(&ts);
+	msg = trace_msg(&ts, WSC_LAT_CMD_TRACE_START, 0);
+	ASSERT_EQ(nla_put(msg, WSC_LAT_A_TRACE_CGROUP, 4, "/abc"), 0);
+	trace_send(&ts, msg, &r);
+	EXPECT_REFUSED(&r, EINVAL, "Attribute failed policy validation");
+	EXPECT_TRUE(r.bad_attr);
+	expect_idle(&ts);
+}
+
+/*
+ * WSC_TRACE_CGROUP_MAX characters pass the policy (and name no cgroup);
+ * one more does not: the policy looks for the NUL in the first
+ * WSC_TRACE_CGROUP_MAX + 1 bytes.
+ */
+TRACE_TEST(start_cgroup_too_long)
+{
+	static char path[WSC_TRACE_CGROUP_MAX + 2];
+	struct trace_sock ts;
+	struct trace_reply r;
+
+	trace_open(&ts);
+	memset(path, 'x', sizeof(path) - 1);
+	path[0] = '/';
+	path[WSC_TRACE_CGROUP_MAX + 1] = '\0';
+	trace_start_cgroup(&ts, path, &r);
+	EXPECT_REFUSED(&r, EINVAL, "Attribute failed policy validation");
+	EXPECT_TRUE(r.bad_attr);
+
+	path[WSC_TRACE_CGROUP_MAX] = '\0';
+	trace_start_cgroup(&ts, path, &r);
+	EXPECT_REFUSED(&r, ENOENT, "no such cgroup");
+	expect_idle(&ts);
+}
+
+TRACE_TEST(start_unknown_attribute_type)
+{
+	struct trace_sock ts;
+	struct trace_reply r;
+	struct nl_msg *msg;
+
+	need_no_such_pid();
+	trace_open(&ts);
+	msg = trace_msg(&ts, WSC_LAT_CMD_TRACE_START, 0);
+	ASSERT_EQ(nla_put_u32(msg, WSC_LAT_A_TRACE_PID, NO_SUCH_PID), 0);
+	ASSERT_EQ(nla_put_u32(msg, WSC_LAT_A_MAX + 1, 1), 0);
+	trace_send(&ts, msg, &r);
+	EXPECT_REFUSED(&r, EINVAL, "Unknown attribute type");
+	EXPECT_TRUE(r.bad_attr);
+	expect_idle(&ts);
+}
+
+/* Attributes of the family that START does not take. */
+TRACE_TEST(start_unsupported_attribute)
+{
+	struct trace_sock ts;
+	struct trace_reply r;
+	struct nl_msg *msg;
+
+	need_no_such_pid();
+	trace_open(&ts);
+	msg = trace_msg(&ts, WSC_LAT_CMD_TRACE_START, 0);
+	ASSERT_EQ(nla_put_u32(msg, WSC_LAT_A_TRACE_PID, NO_SUCH_PID), 0);
+	ASSERT_EQ(nla_put_string(msg, WSC_LAT_A_EXPERIMENT, "spinlock"), 0);
+	trace_send(&ts, msg, &r);
+	EXPECT_REFUSED(&r, EINVAL, "Unsupported attribute");
+	EXPECT_TRUE(r.bad_attr);
+
+	/* An output attribute is no input either. */
+	msg = trace_msg(&ts, WSC_LAT_CMD_TRACE_START, 0);
+	ASSERT_EQ(nla_put_u32(msg, WSC_LAT_A_TRACE_PID, NO_SUCH_PID), 0);
+	ASSERT_EQ(nla_put_u32(msg, WSC_LAT_A_TRACE_STATE, WSC_TRACE_ACTIVE), 0);
+	trace_send(&ts, msg, &r);
+	EXPECT_REFUSED(&r, EINVAL, "Unsupported attribute");
+	expect_idle(&ts);
+}
+
+/* ---- START: targets that cannot be traced ---- */
+
+TRACE_TEST(start_no_such_process)
+{
+	struct trace_sock ts;
+	struct trace_reply r;
+
+	need_no_such_pid();
+	trace_open(&ts);
+	trace_start_pid(&ts, NO_SUCH_PID, &r);
+	EXPECT_REFUSED(&r, ESRCH, "no such process");
+	expect_idle(&ts);
+}
+
+/* A zombie still has its pid, but is past its exit: nothing to follow. */
+TRACE_TEST(start_exited_process)
+{
+	struct trace_sock ts;
+	struct trace_reply r;
+	uint64_t deadline;
+	pid_t pid;
+	int status;
+
+	trace_open(&ts);
+	fflush(stdout);
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0)
+		_exit(0);
+	deadline = now_ms() + 10000;
+	while (task_state(pid) != 'Z') {
+		if (now_ms() > deadline) {
+			kill(pid, SIGKILL);
+			waitpid(pid, &status, 0);
+			ASSERT_TRUE(0);
+		}
+		usleep(10000);
+	}
+	trace_start_pid(&ts, pid, &r);
+	waitpid(pid, &status, 0);
+	EXPECT_REFUSED(&r, ESRCH, "the process is exiting");
+	expect_idle(&ts);
+}
+
+TRACE_TEST(start_kernel_thread)
+{
+	struct trace_sock ts;
+	struct trace_reply r;
+	char comm[32] = "";
+	FILE *f;
+
+	/* pid 2 is kthreadd wherever the kernel's pid namespace is ours. */
+	f = fopen("/proc/2/comm", "re");
+	if (!f || !fgets(comm, sizeof(comm), f) ||
+	    strcmp(comm, "kthreadd\n")) {
+		if (f)
+			fclose(f);
+		SKIP("pid 2 is not kthreadd here");
+	}
+	fclose(f);
+	trace_open(&ts);
+	trace_start_pid(&ts, 2, &r);
+	EXPECT_REFUSED(&r, EINVAL, "kernel thread");
+	expect_idle(&ts);
+}
+
+/*
+ * The kernel looks paths up on the default (v2) hierarchy's own tree,
+ * which exists whether or not it is mounted; /sys/fs/cgroup is only
+ * looked at to confirm that the root has a cgroup.procs file.
+ */
+TRACE_TEST(start_bad_cgroup)
+{
+	struct trace_sock ts;
+	struct trace_reply r;
+	struct statfs sfs;
+	struct stat st;
+
+	if (statfs("/sys/fs/cgroup", &sfs) == 0 &&
+	    sfs.f_type == CGROUP2_SUPER_MAGIC) {
+		ASSERT_EQ(stat("/sys/fs/cgroup/cgroup.procs", &st), 0);
+		ASSERT_TRUE(S_ISREG(st.st_mode));
+	} else {
+		TH_LOG("cgroup2 is not mounted at /sys/fs/cgroup; the kernel does not need it");
+	}
+	trace_open(&ts);
+	trace_start_cgroup(&ts, "/wsc-no-such-cgroup", &r);
+	EXPECT_REFUSED(&r, ENOENT, "no such cgroup");
+
+	trace_start_cgroup(&ts, "/cgroup.procs", &r);
+	EXPECT_REFUSED(&r, ENOTDIR, "not a cgroup");
+
+	/* Below a file there is nothing at all. */
+	trace_start_cgroup(&ts, "/cgroup.procs/x", &r);
+	EXPECT_REFUSED(&r, ENOENT, "no such cgroup");
+	expect_idle(&ts);
+}
+
+/* ---- privileges ---- */
+
+/* Drop every capability for good: all ids 65534, no groups. */
+static void become_nobody(void)
+{
+	ASSERT_EQ(setgroups(0, NULL), 0);
+	ASSERT_EQ(setresgid(65534, 65534, 65534), 0);
+	ASSERT_EQ(setresuid(65534, 65534, 65534), 0);
+}
+
+/*
+ * What an unprivileged caller sees of the active trace @tg is followed
+ * by: START, STOP and RESET refused for lack of privilege - before any
+ * other check, so not -EINVAL, -EBUSY or -ESRCH - and FETCH refused in
+ * NLMSG_DONE, while STATUS answers.  Runs in a child of its own, which exits with the verdict.
+ */
+static void unprivileged_checks(pid_t traced)
+{
+	struct trace_sock ts;
+	struct trace_reply r;
+
+	become_nobody();
+	/* A socket opened after the drop: netlink checks its opener too. */
+	trace_open(&ts);
+
+	trace_start_pid(&ts, traced, &r);
+	EXPECT_REFUSED(&r, EPERM, "CAP_SYS_ADMIN or CAP_PERFMON");
+	trace_cmd(&ts, WSC_LAT_CMD_TRACE_START, &r);
+	EXPECT_REFUSED(&r, EPERM, "CAP_SYS_ADMIN or CAP_PERFMON");
+	trace_cmd(&ts, WSC_LAT_CMD_TRACE_STOP, &r);
+	EXPECT_REFUSED(&r, EPERM, "CAP_SYS_ADMIN or CAP_PERFMON");
+	trace_cmd(&ts, WSC_LAT_CMD_TRACE_RESET, &r);
+	EXPECT_REFUSED(&r, EPERM, "CAP_SYS_ADMIN or CAP_PERFMON");
+
+	trace_status(&ts, &r);
+	EXPECT_EQ(r.val[WSC_LAT_A_TRACE_STATE], WSC_TRACE_ACTIVE);
+	EXPECT_EQ(r.val[WSC_LAT_A_TRACE_PID], traced);
+
+	/* The latencies of others' calls: refused once the dump has started. */
+	trace_cmd(&ts, WSC_LAT_CMD_TRACE_FETCH, &r);
+	EXPECT_REFUSED(&r, EPERM, "CAP_SYS_ADMIN or CAP_PERFMON");
+	EXPECT_TRUE(r.in_done);
+	trace_close(&ts);
+}
+
+TRACE_TEST(unprivileged)
+{
+	struct trace_sock ts;
+	struct trace_reply r;
+	struct target tg;
+	uint64_t run_id;
+	int status;
+	pid_t pid;
+
+	trace_open(&ts);
+	target_spawn(&tg, 0);
+	trace_start_pid(&ts, tg.pid, &r);
+	ASSERT_OK(&r, "START");
+	trace_status(&ts, &r);
+	run_id = r.val[WSC_LAT_A_RUN_ID];
+
+	fflush(stdout);
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		unprivileged_checks(tg.pid);
+		fflush(stdout);
+		_exit(wsc_test_failed);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		ASSERT_EQ(errno, EINTR);
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+
+	/* The refused STOP and RESET changed nothing. */
+	trace_status(&ts, &r);
+	EXPECT_EQ(r.val[WSC_LAT_A_TRACE_STATE], WSC_TRACE_ACTIVE);
+	EXPECT_EQ(r.val[WSC_LAT_A_RUN_ID], run_id);
+
+	trace_stop_and_reset(&ts);
+	target_kill(&tg);
+	expect_idle(&ts);
+}
+
+/* ---- a trace's life ---- */
+
+/*
+ * The fetch of an ended trace adds up: per call, its buckets hold every
+ * call, bracket its total time, and the highest holds its longest call.
+ * Nothing was lost, so every call is in a histogram.
+ */
+static void expect_fetch_consistent(const struct trace_reply *r)
+{
+	const struct trace_row *row;
+	int nr;
+
+	if (r->fault[0]) {
+		TH_LOG("fetch: %s", r->fault);
+		wsc_test_failed = 1;
+	}
+	for (nr = 0; nr < NR_MAX; nr++) {
+		row = &r->rows[nr];
+		if (!row->seen)
+			continue;
+		EXPECT_GT(row->calls, 0);
+		EXPECT_LE(row->errors, row->calls);
+		EXPECT_LE(row->max_ns, row->total_ns);
+		EXPECT_EQ(row->bucket_calls, row->calls);
+		EXPECT_LE(row->low_sum, row->total_ns);
+		EXPECT_GE(row->high_sum, row->total_ns);
+		EXPECT_LE(row->top_low, row->max_ns);
+		EXPECT_GE(row->top_high, row->max_ns);
+	}
+}
+
+TRACE_TEST(live_trace)
+{
+	struct trace_reply r, f;
+	struct trace_sock ts;
+	struct target tg;
+	uint64_t run_id;
+	int nr, status;
+	pid_t child;
+
+	trace_open(&ts);
+	target_spawn(&tg, GETPPID_CALLS);
+	/* Kept: reaping the child forgets it. */
+	child = tg.pid;
+	trace_start_pid(&ts, child, &r);
+	ASSERT_OK(&r, "START");
+
+	/* Active, following the one blocked child, nothing counted yet. */
+	trace_status(&ts, &r);
+	expect_pid_status(&r, WSC_TRACE_ACTIVE, WSC_TRACE_END_NONE, child);
+	EXPECT_EQ(r.val[WSC_LAT_A_TRACE_LIVE], 1);
+	EXPECT_EQ(r.val[WSC_LAT_A_TRACE_TASKS], 1);
+	EXPECT_EQ(r.val[WSC_LAT_A_TRACE_UNMATCHED], 0);
+	run_id = r.val[WSC_LAT_A_RUN_ID];
+
+	/* One trace at a time, whatever the second one's target. */
+	trace_start_pid(&ts, getpid(), &r);
+	EXPECT_REFUSED(&r, EBUSY, "already active");
+	trace_start_cgroup(&ts, "/", &r);
+	EXPECT_REFUSED(&r, EBUSY, "already active");
+	trace_cmd(&ts, WSC_LAT_CMD_TRACE_RESET, &r);
+	EXPECT_REFUSED(&r, EBUSY, "stop");
+
+	/* A live snapshot: zero or more messages, well formed. */
+	trace_cmd(&ts, WSC_LAT_CMD_TRACE_FETCH, &f);
+	EXPECT_EQ(f.err, 0);
+	EXPECT_FALSE(f.in_done);
+	EXPECT_EQ(f.fault[0], '\0');
+
+	/* The refusals left the trace alone. */
+	trace_status(&ts, &r);
+	EXPECT_EQ(r.val[WSC_LAT_A_TRACE_STATE], WSC_TRACE_ACTIVE);
+	EXPECT_EQ(r.val[WSC_LAT_A_RUN_ID], run_id);
+
+	/* The child's calls, then its exit, which ends the trace. */
+	target_wake(&tg);
+	status = target_reap(&tg);
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	wait_for_end(&ts, &r);
+	expect_pid_status(&r, WSC_TRACE_ENDED, WSC_TRACE_END_EXITED, child);
+	EXPECT_EQ(r.val[WSC_LAT_A_RUN_ID], run_id);
+	EXPECT_EQ(r.val[WSC_LAT_A_TRACE_LIVE], 0);
+	EXPECT_EQ(r.val[WSC_LAT_A_TRACE_TASKS], 1);
+	/* The read() it was blocked in when the trace began. */
+	EXPECT_EQ(r.val[WSC_LAT_A_TRACE_UNMATCHED], 1);
+	EXPECT_EQ(r.val[WSC_LAT_A_TRACE_UNFINISHED], 0);
+
+	trace_cmd(&ts, WSC_LAT_CMD_TRACE_FETCH, &f);
+	ASSERT_OK(&f, "FETCH");
+	EXPECT_GE(f.messages, 2);
+	expect_fetch_consistent(&f);
+	EXPECT_TRUE(f.rows[__NR_getppid].seen);
+	EXPECT_EQ(f.rows[__NR_getppid].calls, GETPPID_CALLS);
+	EXPECT_EQ(f.rows[__NR_getppid].errors, 0);
+	/* exit_group never returns: counted at the task's end. */
+	EXPECT_TRUE(f.rows[__NR_exit_group].seen);
+	EXPECT_EQ(f.rows[__NR_exit_group].calls, 1);
+	for (nr = 0; nr < NR_MAX; nr++)
+		if (f.rows[nr].seen && nr != __NR_getppid &&
+		    nr != __NR_exit_group)
+			TH_LOG("also seen: call %d, %llu times", nr,
+			       (unsigned long long)f.rows[nr].calls);
+
+	/* Stopping an ended trace changes nothing. */
+	trace_cmd(&ts, WSC_LAT_CMD_TRACE_STOP, &r);
+	EXPECT_EQ(r.err, 0);
+	trace_status(&ts, &r);
+	EXPECT_EQ(r.val[WSC_LAT_A_TRACE_STATE], WSC_TRACE_ENDED);
+	EXPECT_EQ(r.val[WSC_LAT_A_TRACE_END], WSC_TRACE_END_EXITED);
+
+	/* Reset: nothing is left. */
+	trace_cmd(&ts, WSC_LAT_CMD_TRACE_RESET, &r);
+	EXPECT_EQ(r.err, 0);
+	expect_idle(&ts);
+	trace_cmd(&ts, WSC_LAT_CMD_TRACE_FETCH, &f);
+	EXPECT_REFUSED(&f, ENODATA, "no trace");
+	EXPECT_TRUE(f.in_done);
+	EXPECT_EQ(f.messages, 0);
+	trace_cmd(&ts, WSC_LAT_CMD_TRACE_STOP, &r);
+	EXPECT_REFUSED(&r, ENOENT, "no trace to stop");
+	/* A reset of nothing is no error. */
+	trace_cmd(&ts, WSC_LAT_CMD_TRACE_RESET, &r);
+	EXPECT_EQ(r.err, 0);
+}
+
+TRACE_TEST(stop_active_trace)
+{
+	struct trace_sock ts;
+	struct trace_reply r;
+	struct target tg;
+	uint64_t run_id;
+
+	trace_open(&ts);
+	target_spawn(&tg, 0);
+	trace_start_pid(&ts, tg.pid, &r);
+	ASSERT_OK(&r, "START");
+	trace_status(&ts, &r);
+	run_id = r.val[WSC_LAT_A_RUN_ID];
+
+	trace_cmd(&ts, WSC_LAT_CMD_TRACE_STOP, &r);
+	EXPECT_EQ(r.err, 0);
+	trace_status(&ts, &r);
+	expect_pid_status(&r, WSC_TRACE_ENDED, WSC_TRACE_END_STOPPED, tg.pid);
+	EXPECT_EQ(r.val[WSC_LAT_A_RUN_ID], run_id);
+	/* Its read() began before the trace: not a call in progress. */
+	EXPECT_EQ(r.val[WSC_LAT_A_TRACE_UNFINISHED], 0);
+
+	/* A refused START keeps the ended trace; a second STOP is a no-op. */
+	if (kill(NO_SUCH_PID, 0) < 0 && errno == ESRCH) {
+		trace_start_pid(&ts, NO_SUCH_PID, &r);
+		EXPECT_REFUSED(&r, ESRCH, "no such process");
+	}
+	trace_cmd(&ts, WSC_LAT_CMD_TRACE_STOP, &r);
+	EXPECT_EQ(r.err, 0);
+	trace_status(&ts, &r);
+	EXPECT_EQ(r.val[WSC_LAT_A_TRACE_STATE], WSC_TRACE_ENDED);
+	EXPECT_EQ(r.val[WSC_LAT_A_TRACE_END], WSC_TRACE_END_STOPPED);
+	EXPECT_EQ(r.val[WSC_LAT_A_RUN_ID], run_id);
+
+	/* An ended trace does not stand in the way of a new one. */
+	trace_start_pid(&ts, tg.pid, &r);
+	ASSERT_OK(&r, "second START");
+	trace_status(&ts, &r);
+	EXPECT_EQ(r.val[WSC_LAT_A_TRACE_STATE], WSC_TRACE_ACTIVE);
+	EXPECT_EQ(r.val[WSC_LAT_A_RUN_ID], run_id + 1);
+	trace_cmd(&ts, WSC_LAT_CMD_TRACE_STOP, &r);
+	EXPECT_EQ(r.err, 0);
+
+	/* Once stopped, the target's death is none of the trace's business. */
+	target_kill(&tg);
+	trace_status(&ts, &r);
+	EXPECT_EQ(r.val[WSC_LAT_A_TRACE_STATE], WSC_TRACE_ENDED);
+	EXPECT_EQ(r.val[WSC_LAT_A_TRACE_END], WSC_TRACE_END_STOPPED);
+
+	trace_cmd(&ts, WSC_LAT_CMD_TRACE_RESET, &r);
+	EXPECT_EQ(r.err, 0);
+	expect_idle(&ts);
+}
+
+/* ---- the other commands take no attribute at all ---- */
+
+static const uint8_t no_attr_cmds[] = {
+	WSC_LAT_CMD_TRACE_STOP, WSC_LAT_CMD_TRACE_STATUS,
+	WSC_LAT_CMD_TRACE_FETCH, WSC_LAT_CMD_TRACE_RESET,
+};
+
+/*
+ * Every attribute is refused by the policy, before the handler: a STOP of
+ * no trace says -EINVAL, not -ENOENT, and no dump starts (NLMSG_ERROR,
+ * not NLMSG_DONE).
+ */
+TRACE_TEST(other_commands_take_no_attribute)
+{
+	struct trace_sock ts;
+	struct trace_reply r;
+	struct nl_msg *msg;
+	size_t i;
+	int flags;
+
+	trace_open(&ts);
+	for (i = 0; i < ARRAY_SIZE(no_attr_cmds); i++) {
+		flags = no_attr_cmds[i] == WSC_LAT_CMD_TRACE_FETCH ?
+			NLM_F_DUMP : 0;
+
+		msg = trace_msg(&ts, no_attr_cmds[i], flags);
+		ASSERT_EQ(nla_put_u32(msg, WSC_LAT_A_TRACE_PID, 1), 0);
+		trace_send(&ts, msg, &r);
+		EXPECT_REFUSED(&r, EINVAL, "Unsupported attribute");
+		EXPECT_TRUE(r.bad_attr);
+		EXPECT_FALSE(r.in_done);
+		EXPECT_EQ(r.messages, 0);
+
+		msg = trace_msg(&ts, no_attr_cmds[i], flags);
+		ASSERT_EQ(nla_put_string(msg, WSC_LAT_A_EXPERIMENT, "mutex"), 0);
+		trace_send(&ts, msg, &r);
+		EXPECT_REFUSED(&r, EINVAL, "Unsupported attribute");
+		EXPECT_FALSE(r.in_done);
+
+		msg = trace_msg(&ts, no_attr_cmds[i], flags);
+		ASSERT_EQ(nla_put_u32(msg, WSC_LAT_A_MAX + 1, 0), 0);
+		trace_send(&ts, msg, &r);
+		EXPECT_REFUSED(&r, EINVAL, "Unknown attribute type");
+		EXPECT_FALSE(r.in_done);
+		EXPECT_EQ(r.messages, 0);
+	}
+	expect_idle(&ts);
+}
+
+TEST_HARNESS_MAIN
