@@ -153,6 +153,14 @@ check "trace -- wl_calls threads: exit 0" test $? -eq 0
 check "threads: getpriority counted exactly ($N, the thread)" test "$(count "$j" getpriority calls)" -eq $N
 check "threads: 2 tasks followed, lost 0" test "$(field "$j" trace.tasks)/$(field "$j" lost)" = "2/0"
 
+# --- an exec from a thread other than the leader: the task lives on as
+# the leader; its calls stay counted and the trace still ends by itself
+j=$out/exec.json
+timeout 120 $wsc trace --json -o "$j" -- "$wl" exec-thread $N > /dev/null 2>&1
+check "exec from a thread: the trace ends with the process (exit 0)" test $? -eq 0
+check "exec from a thread: the new program's getpriority counted ($N), lost 0" \
+	test "$(count "$j" getpriority calls)/$(field "$j" lost)" = "$N/0"
+
 # --- the table, the histograms, sorting
 $wsc trace -- "$wl" procs $N $K > "$out/table" 2>&1
 check "table: the header states lost events" grep -q '^lost: 0' "$out/table"

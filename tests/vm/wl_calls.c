@@ -13,6 +13,9 @@
  *   wl_calls threads N     a thread makes N getpriority
  *   wl_calls fifo PATH N   block reading PATH until a byte comes, then N
  *                          getppid (to be attached to with -p)
+ *   wl_calls exec-thread N a thread other than the leader execs
+ *                          `wl_calls threads N` (the exec takes over the
+ *                          leader's identity)
  *
  * Calls go through syscall(2), so libc can neither cache nor skip them.
  */
@@ -139,6 +142,30 @@ static int threads(unsigned long n)
 	return 0;
 }
 
+static char *self;
+
+static void *exec_work(void *arg)
+{
+	char *argv[] = { self, "threads", arg, NULL };
+
+	execv("/proc/self/exe", argv);
+	die("execv");
+	return NULL;
+}
+
+static int exec_thread(char *n)
+{
+	pthread_t t;
+
+	number(n);
+	errno = pthread_create(&t, NULL, exec_work, n);
+	if (errno)
+		die("pthread_create");
+	/* The exec ends this thread; the new program exits for us. */
+	pthread_join(t, NULL);
+	return 1;
+}
+
 static int fifo(const char *path, unsigned long n)
 {
 	char byte;
@@ -161,6 +188,9 @@ int main(int argc, char **argv)
 		return threads(number(argv[2]));
 	if (argc == 4 && !strcmp(argv[1], "fifo"))
 		return fifo(argv[2], number(argv[3]));
-	fprintf(stderr, "usage: wl_calls procs N K | threads N | fifo PATH N\n");
+	self = argv[0];
+	if (argc == 3 && !strcmp(argv[1], "exec-thread"))
+		return exec_thread(argv[2]);
+	fprintf(stderr, "usage: wl_calls procs N K | threads N | fifo PATH N | exec-thread N\n");
 	return 2;
 }
