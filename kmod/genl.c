@@ -519,16 +519,26 @@ cancel:
 	return wsc_genl_dump_progress(skb);
 }
 
-/* One BUCKET nest: its CPU, its bounds and how many samples fell in it. */
-static int wsc_genl_put_bucket(struct sk_buff *skb, u32 cpu, unsigned int i,
-			       u64 count)
+/**
+ * wsc_genl_put_bucket() - one BUCKET nest: bucket @i's bounds and @count
+ * @skb:   the message
+ * @cpu:   the CPU whose histogram it is from, or WSC_GENL_ALL_CPUS for a
+ *         histogram merged over every CPU (the trace's): no CPU attribute
+ * @i:     the log-linear bucket (wsc_hist.h)
+ * @count: values in it
+ *
+ * Return: 0, or -EMSGSIZE with @skb as it was.
+ */
+int wsc_genl_put_bucket(struct sk_buff *skb, s64 cpu, unsigned int i,
+			u64 count)
 {
 	struct nlattr *nest;
 
 	nest = nla_nest_start(skb, WSC_LAT_A_BUCKET);
 	if (!nest)
 		return -EMSGSIZE;
-	if (nla_put_u32(skb, WSC_LAT_BUCKET_CPU, cpu) ||
+	if ((cpu != WSC_GENL_ALL_CPUS &&
+	     nla_put_u32(skb, WSC_LAT_BUCKET_CPU, cpu)) ||
 	    nla_put_u64_64bit(skb, WSC_LAT_BUCKET_LOW_NS, wsc_hist_low(i),
 			      WSC_LAT_BUCKET_PAD) ||
 	    nla_put_u64_64bit(skb, WSC_LAT_BUCKET_HIGH_NS, wsc_hist_high(i),

@@ -210,26 +210,6 @@ int wsc_genl_trace_fetch_done(struct netlink_callback *cb)
 	return 0;
 }
 
-static int wsc_genl_trace_put_bucket(struct sk_buff *skb, unsigned int i,
-				     u64 count)
-{
-	struct nlattr *nest = nla_nest_start(skb, WSC_LAT_A_BUCKET);
-
-	if (!nest)
-		return -EMSGSIZE;
-	if (nla_put_u64_64bit(skb, WSC_LAT_BUCKET_LOW_NS, wsc_hist_low(i),
-			      WSC_LAT_BUCKET_PAD) ||
-	    nla_put_u64_64bit(skb, WSC_LAT_BUCKET_HIGH_NS, wsc_hist_high(i),
-			      WSC_LAT_BUCKET_PAD) ||
-	    nla_put_u64_64bit(skb, WSC_LAT_BUCKET_COUNT, count,
-			      WSC_LAT_BUCKET_PAD)) {
-		nla_nest_cancel(skb, nest);
-		return -EMSGSIZE;
-	}
-	nla_nest_end(skb, nest);
-	return 0;
-}
-
 /*
  * One message for system call d->nr: its number, its sums if this is its
  * first message, then as many of its non-empty buckets as fit.  Returns
@@ -268,7 +248,8 @@ static int wsc_genl_trace_put_call(struct sk_buff *skb,
 		count = wsc_trace_bucket(d->t, d->nr, d->bucket);
 		if (!count)
 			continue;
-		if (wsc_genl_trace_put_bucket(skb, d->bucket, count))
+		if (wsc_genl_put_bucket(skb, WSC_GENL_ALL_CPUS, d->bucket,
+					count))
 			break;
 		any = true;
 	}

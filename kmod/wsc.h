@@ -308,9 +308,14 @@ bool wsc_trace_row(struct wsc_trace *t, unsigned int nr,
 u64 wsc_trace_bucket(struct wsc_trace *t, unsigned int nr, unsigned int i);
 unsigned int wsc_trace_nr_calls(void);
 
-/* genl.c: the generic netlink family "syscall_lat"; genl_trace.c: its
- * trace commands. */
+/*
+ * genl.c: the generic netlink family "syscall_lat"; genl_trace.c: its
+ * trace commands.
+ */
 extern struct genl_family wsc_genl_family;
+#define WSC_GENL_ALL_CPUS	(-1)
+int wsc_genl_put_bucket(struct sk_buff *skb, s64 cpu, unsigned int i,
+			u64 count);
 int wsc_genl_init(void);
 void wsc_genl_exit(void);
 
