@@ -39,8 +39,10 @@ const char *wsc_group_name(unsigned int group)
 /**
  * wsc_calls_init() - fill the dispatch table from the kernel's own handlers
  *
- * Return: 0, or -ENOENT when a listed call has no handler in this kernel
- * (the table and the kernel disagree: refuse to load rather than guess).
+ * After wsc_symbols_init(), which found a handler for every listed call
+ * or refused to load.
+ *
+ * Return: 0, or -EINVAL when a listed number is past this kernel's table.
  */
 int wsc_calls_init(void)
 {
@@ -51,13 +53,9 @@ int wsc_calls_init(void)
 
 		if (i == WSC_SLOT_NOP)
 			continue;
-		if (WARN_ON_ONCE(c->nr >= NR_syscalls))
+		if (WARN_ON_ONCE(c->nr >= NR_syscalls ||
+				 !wsc_syscall_handler(c->nr)))
 			return -EINVAL;
-		if (!wsc_syscall_implemented(c->nr)) {
-			pr_err("%s (%u) is not implemented by this kernel\n",
-			       c->name, c->nr);
-			return -ENOENT;
-		}
 		wsc_dispatch[c->nr].fn = wsc_syscall_handler(c->nr);
 		wsc_dispatch[c->nr].slot = i;
 	}

@@ -391,7 +391,7 @@ static struct wsc_genl_dump *wsc_genl_dump_ctx(struct netlink_callback *cb)
 static int wsc_genl_dump_refuse(struct netlink_callback *cb, u32 refusal)
 {
 	const struct nlattr *nla =
-		genl_dumpit_info(cb)->attrs[WSC_LAT_A_EXPERIMENT];
+		wsc_genl_dump_attrs(cb)[WSC_LAT_A_EXPERIMENT];
 
 	switch (refusal) {
 	case WSC_GENL_NO_EXPERIMENT:
@@ -416,7 +416,7 @@ static int wsc_genl_dump_refuse(struct netlink_callback *cb, u32 refusal)
 static int wsc_genl_result_start(struct netlink_callback *cb)
 {
 	const struct nlattr *nla =
-		genl_dumpit_info(cb)->attrs[WSC_LAT_A_EXPERIMENT];
+		wsc_genl_dump_attrs(cb)[WSC_LAT_A_EXPERIMENT];
 	struct wsc_genl_dump *d = wsc_genl_dump_ctx(cb);
 	int exp;
 
@@ -461,7 +461,7 @@ static int wsc_genl_dump_stats(struct sk_buff *skb,
 	struct wsc_lat_result *r;
 	int err;
 
-	if (genl_dumpit_info(cb)->attrs[WSC_LAT_A_EXPERIMENT])
+	if (wsc_genl_dump_attrs(cb)[WSC_LAT_A_EXPERIMENT])
 		return wsc_genl_dump_refuse(cb, WSC_GENL_STATS_FILTER);
 
 	for (; d->next < WSC_NR_EXPERIMENTS; d->next++) {

@@ -245,17 +245,24 @@ static void wsc_lat_contended(struct wsc_lat_role *r)
 {
 	struct wsc_lat_run *run = r->run;
 	u64 i, t0, t1, total = run->warmup + r->quota;
-	unsigned long flags;
+	unsigned long flags = 0;
 
 	for (i = 0; i < total; i++) {
-		local_irq_save(flags);
+		/*
+		 * On PREEMPT_RT the lock sleeps when contended: interrupts
+		 * stay on, and a sample includes the sleep (the waiter
+		 * blocks on an rt_mutex until the holder lets go).
+		 */
+		if (!WSC_SPINLOCK_SLEEPS)
+			local_irq_save(flags);
 		t0 = ktime_get_ns();
 		spin_lock(&run->lock);
 		t1 = ktime_get_ns();
 		if (i >= run->warmup)
 			wsc_lat_record(r, t1 - t0);
 		spin_unlock(&run->lock);
-		local_irq_restore(flags);
+		if (!WSC_SPINLOCK_SLEEPS)
+			local_irq_restore(flags);
 		if (!wsc_lat_keep_going(run, i))
 			return;
 	}
@@ -359,8 +366,10 @@ void wsc_lat_role_run(struct wsc_lat_role *r)
 		r->block_ps = wsc_lat_blocks(r, WSC_EXP_TIMER, true);
 		break;
 	case WSC_EXP_SPINLOCK:
-		wsc_lat_solo(r, WSC_EXP_SPINLOCK, true);
-		r->block_ps = wsc_lat_blocks(r, WSC_EXP_SPINLOCK, true);
+		/* A sleeping lock on PREEMPT_RT: then like the mutex. */
+		wsc_lat_solo(r, WSC_EXP_SPINLOCK, !WSC_SPINLOCK_SLEEPS);
+		r->block_ps = wsc_lat_blocks(r, WSC_EXP_SPINLOCK,
+					     !WSC_SPINLOCK_SLEEPS);
 		break;
 	case WSC_EXP_MUTEX:
 		/* mutex_lock() may sleep: interrupts and preemption stay on. */

@@ -219,8 +219,8 @@ static void wsc_proc_trace_row(struct seq_file *m,
 	const struct wsc_trace_sum *s = &it->trace->sum[i];
 	unsigned int nr = it->trace->nr[i];
 
-	seq_printf(m, "%-5u %-28ps %12llu %10llu %16llu %12llu %16llu\n", nr,
-		   wsc_syscall_handler(nr), s->calls, s->errors, s->total_ns,
+	seq_printf(m, "%-5u %-28s %12llu %10llu %16llu %12llu %16llu\n", nr,
+		   wsc_handler_name(nr) ?: "?", s->calls, s->errors, s->total_ns,
 		   div64_u64(s->total_ns, s->calls), s->max_ns);
 }
 

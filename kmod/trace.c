@@ -344,10 +344,32 @@ static bool wsc_trace_in_cgroup(struct wsc_trace *t, struct task_struct *tsk)
 
 /* ---- the probes ---- */
 
+/*
+ * The probes' per-CPU part.  Every probe holds preemption off for its
+ * whole body (see wsc_trace_probe_begin()), so the CPU cannot change
+ * between finding its part and updating it.
+ */
 static struct wsc_trace_cpu *wsc_trace_this_cpu(struct wsc_trace *t)
 {
-	/* Tracepoint probes run with preemption disabled. */
 	return t->cpu[smp_processor_id()];
+}
+
+/*
+ * Tracepoint probes used to run with preemption disabled; since 6.13 the
+ * system call tracepoints may fault and run preemptible (under tasks-trace
+ * RCU), and 7.x runs the others under an SRCU guard.  A probe that was
+ * preempted halfway could then finish on another CPU and update a part
+ * that CPU is updating too.  So each probe turns preemption off itself:
+ * cheap where it already is off, and the same code on every kernel.
+ */
+static __always_inline void wsc_trace_probe_begin(void)
+{
+	preempt_disable_notrace();
+}
+
+static __always_inline void wsc_trace_probe_end(void)
+{
+	preempt_enable_notrace();
 }
 
 /* Add one finished call of @nr that took @ns and returned @ret. */
@@ -369,7 +391,8 @@ static void wsc_trace_count(struct wsc_trace *t, unsigned int nr, u64 ns,
 	if (ns > row->max_ns)
 		row->max_ns = ns;
 	if (unlikely(!hist)) {
-		if (c->hists_used == t->hists) {
+		/* Never past the pool, whatever came before. */
+		if (c->hists_used >= t->hists) {
 			c->lost_hist++;
 			return;
 		}
@@ -380,9 +403,8 @@ static void wsc_trace_count(struct wsc_trace *t, unsigned int nr, u64 ns,
 	hist[wsc_hist_index(ns)]++;
 }
 
-static void wsc_trace_on_sys_enter(void *data, struct pt_regs *regs, long id)
+static void wsc_trace_sys_enter(struct wsc_trace *t, long id)
 {
-	struct wsc_trace *t = data;
 	struct wsc_trace_slot *s;
 
 	if (t->cgrp) {
@@ -415,6 +437,13 @@ static void wsc_trace_on_sys_enter(void *data, struct pt_regs *regs, long id)
 	s->enter_ns = ktime_get_ns();
 }
 
+static void wsc_trace_on_sys_enter(void *data, struct pt_regs *regs, long id)
+{
+	wsc_trace_probe_begin();
+	wsc_trace_sys_enter(data, id);
+	wsc_trace_probe_end();
+}
+
 /*
  * An exit with no entry seen: the second return of a fork (the child's,
  * which never entered), a task that left a traced cgroup, or a call that
@@ -438,10 +467,10 @@ static void wsc_trace_no_entry(struct wsc_trace *t, struct pt_regs *regs,
 	wsc_trace_this_cpu(t)->unmatched++;
 }
 
-static void wsc_trace_on_sys_exit(void *data, struct pt_regs *regs, long ret)
+static void wsc_trace_sys_exit(struct wsc_trace *t, struct pt_regs *regs,
+			       long ret)
 {
 	u64 now = ktime_get_ns();
-	struct wsc_trace *t = data;
 	struct wsc_trace_slot *s;
 	unsigned int nr;
 
@@ -457,8 +486,16 @@ static void wsc_trace_on_sys_exit(void *data, struct pt_regs *regs, long ret)
 	wsc_trace_count(t, nr, now - s->enter_ns, ret);
 }
 
+static void wsc_trace_on_sys_exit(void *data, struct pt_regs *regs, long ret)
+{
+	wsc_trace_probe_begin();
+	wsc_trace_sys_exit(data, regs, ret);
+	wsc_trace_probe_end();
+}
+
+/* Touches no per-CPU part: its lock holds preemption off where it matters. */
 static void wsc_trace_on_fork(void *data, struct task_struct *parent,
-			   struct task_struct *child)
+			      struct task_struct *child)
 {
 	struct wsc_trace *t = data;
 
@@ -473,12 +510,10 @@ static void wsc_trace_on_fork(void *data, struct task_struct *parent,
 		wsc_trace_follow(t, child);
 }
 
-static void wsc_trace_on_exit(void *data, struct task_struct *p)
+static void wsc_trace_task_exit(struct wsc_trace *t, struct task_struct *p)
 {
 	u64 now = ktime_get_ns();
-	struct wsc_trace *t = data;
 	struct wsc_trace_slot *s;
-
 	unsigned int nr;
 
 	/* PF_EXITING is set; see wsc_trace_follow(). */
@@ -495,6 +530,13 @@ static void wsc_trace_on_exit(void *data, struct task_struct *p)
 	if (nr < WSC_TRACE_FOREIGN_CALL)
 		wsc_trace_count(t, nr, now - READ_ONCE(s->enter_ns), 0);
 	wsc_trace_drop(t, s);
+}
+
+static void wsc_trace_on_exit(void *data, WSC_EXIT_PROBE_ARGS)
+{
+	wsc_trace_probe_begin();
+	wsc_trace_task_exit(data, p);
+	wsc_trace_probe_end();
 }
 
 /* ---- attaching and detaching ---- */

@@ -13,16 +13,18 @@
 #include <net/genetlink.h>
 #include <uapi/linux/wsc.h>
 
+#include "compat.h"
+
 #include "wsc_experiments.h"
 #include "wsc_hist.h"
 #include "wsc_summary.h"
 
 struct netlink_ext_ack;
 
-/* symbols.c: the running kernel's syscall table, found once at load. */
+/* symbols.c: the handlers of the allowlisted calls, found once at load. */
 int wsc_symbols_init(void);
 sys_call_ptr_t wsc_syscall_handler(unsigned int nr);
-bool wsc_syscall_implemented(unsigned int nr);
+const char *wsc_handler_name(unsigned int nr);
 
 /* calls.c: the allowlist. */
 

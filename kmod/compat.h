@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Every difference between the kernels wsc supports, in one place.
+ *
+ * The rest of the module reads as if there were one kernel: it uses the
+ * names below, and none of it tests a version.  Where an interface
+ * changed shape, kmod/Kbuild looks at the kernel's own headers at build
+ * time and says what it found as a WSC_HAVE_* define; a version number
+ * appears only in the guards that refuse what is not supported.
+ *
+ * Supported and tested (README's table): x86-64, Debian 12's 6.1, 6.12
+ * and 6.12 PREEMPT_RT, and the newest 7.x of Debian's trixie-backports.
+ */
+#ifndef _WSC_COMPAT_H
+#define _WSC_COMPAT_H
+
+#include <linux/version.h>
+#include <net/genetlink.h>
+
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 1, 0)
+#error "wsc supports Linux 6.1 and later"
+#endif
+#ifndef CONFIG_X86_64
+#error "wsc supports x86-64 only: its allowlist and its pt_regs are x86-64's"
+#endif
+#ifndef CONFIG_KPROBES
+#error "wsc finds the system call handlers with kprobes: CONFIG_KPROBES is needed"
+#endif
+#ifndef CONFIG_TRACEPOINTS
+#error "wsc trace needs CONFIG_TRACEPOINTS"
+#endif
+
+/**
+ * wsc_genl_dump_attrs() - the parsed attributes of a generic netlink dump
+ * @cb: the dump's callback
+ *
+ * Since 6.6 a dump's attributes live in the struct genl_info inside the
+ * dump's info (commit 7288dd2fd488), reached with genl_info_dump();
+ * before, in struct genl_dumpit_info itself.
+ */
+static inline struct nlattr **wsc_genl_dump_attrs(struct netlink_callback *cb)
+{
+#ifdef WSC_HAVE_GENL_INFO_DUMP
+	return genl_info_dump(cb)->attrs;
+#else
+	return genl_dumpit_info(cb)->attrs;
+#endif
+}
+
+/*
+ * The sched_process_exit tracepoint gained a second argument after 6.12,
+ * whether the whole thread group is dead (7.x has it).  A probe's
+ * prototype must match the tracepoint's, or a kCFI kernel traps the call:
+ * WSC_EXIT_PROBE_ARGS is the list after the probe's data.
+ */
+#ifdef WSC_HAVE_EXIT_GROUP_DEAD
+#define WSC_EXIT_PROBE_ARGS	struct task_struct *p, bool group_dead
+#else
+#define WSC_EXIT_PROBE_ARGS	struct task_struct *p
+#endif
+
+/*
+ * On PREEMPT_RT a spinlock_t is a sleeping lock (an rt_mutex): it must be
+ * taken with interrupts and preemption enabled, and may block.  The lab's
+ * spinlock experiments then measure it as the mutex experiment measures a
+ * mutex, and say so.
+ */
+#define WSC_SPINLOCK_SLEEPS	IS_ENABLED(CONFIG_PREEMPT_RT)
+
+#endif /* _WSC_COMPAT_H */
