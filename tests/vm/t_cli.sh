@@ -20,6 +20,10 @@ check "wsc --version" sh -c "$wsc --version | grep -q '^wsc '"
 check "wsc info lists read with group userdata" sh -c "$wsc info | grep -Eq '^read +0 +userdata'"
 check "wsc info --json parses and has 48 rows" sh -c \
 	"$wsc info --json | $python -c 'import json,sys; d=json.load(sys.stdin); assert len(d[\"calls\"]) == 48, len(d[\"calls\"]); assert d[\"abi_version\"] == 1'"
+rt=false
+[ "$(cat /sys/kernel/realtime 2>/dev/null)" = 1 ] && rt=true
+check "wsc info --json: the kernel's release, and PREEMPT_RT ($rt) with its note only there" sh -c \
+	"$wsc info --json | $python -c 'import json,sys,os; k=json.load(sys.stdin)[\"kernel\"]; assert k[\"release\"] == os.uname().release; assert k[\"preempt_rt\"] == (\"$rt\" == \"true\"); assert len(k[\"notes\"]) == (1 if k[\"preempt_rt\"] else 0)'"
 
 check "wsc bench fit --json has the documented keys" sh -c \
 	"$wsc bench fit --iters 640 --json > $out/b.json && $python - $out/b.json <<'PY'

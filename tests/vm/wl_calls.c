@@ -16,10 +16,16 @@
  *   wl_calls exec-thread N a thread other than the leader execs
  *                          `wl_calls threads N` (the exec takes over the
  *                          leader's identity)
+ *   wl_calls hammer P T N  P processes of T threads each, every thread
+ *                          making N getppid: on a 2-CPU guest, one thread
+ *                          in three pinned to CPU 0, one to CPU 1, one free
+ *                          to migrate, all at once (the probes' per-CPU
+ *                          state under load from every side)
  *
  * Calls go through syscall(2), so libc can neither cache nor skip them.
  */
 #include <errno.h>
+#include <sched.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
@@ -129,6 +135,58 @@ static void *thread_work(void *arg)
 	return NULL;
 }
 
+static unsigned long hammer_calls;
+
+static void *hammer_thread(void *arg)
+{
+	long which = (long)arg;
+	cpu_set_t cpus;
+
+	if (which % 3 < 2 && sysconf(_SC_NPROCESSORS_ONLN) > which % 3) {
+		CPU_ZERO(&cpus);
+		CPU_SET(which % 3, &cpus);
+		if (sched_setaffinity(0, sizeof(cpus), &cpus))
+			die("sched_setaffinity");
+	}
+	repeat(SYS_getppid, hammer_calls, 0, 0);
+	return NULL;
+}
+
+static void hammer_process(unsigned long threads)
+{
+	pthread_t t[64];
+	unsigned long i;
+
+	for (i = 0; i < threads; i++) {
+		errno = pthread_create(&t[i], NULL, hammer_thread,
+				       (void *)(long)(getpid() + i));
+		if (errno)
+			die("pthread_create");
+	}
+	for (i = 0; i < threads; i++) {
+		errno = pthread_join(t[i], NULL);
+		if (errno)
+			die("pthread_join");
+	}
+}
+
+static int hammer(unsigned long procs, unsigned long threads, unsigned long n)
+{
+	pid_t pid[64];
+	unsigned long i;
+
+	if (!procs || procs > 64 || !threads || threads > 64) {
+		fprintf(stderr, "wl_calls: hammer wants 1..64 processes and threads\n");
+		return 2;
+	}
+	hammer_calls = n;
+	for (i = 0; i < procs; i++)
+		pid[i] = child(hammer_process, threads);
+	for (i = 0; i < procs; i++)
+		reap(pid[i]);
+	return 0;
+}
+
 static int threads(unsigned long n)
 {
 	pthread_t t;
@@ -189,8 +247,10 @@ int main(int argc, char **argv)
 	if (argc == 4 && !strcmp(argv[1], "fifo"))
 		return fifo(argv[2], number(argv[3]));
 	self = argv[0];
+	if (argc == 5 && !strcmp(argv[1], "hammer"))
+		return hammer(number(argv[2]), number(argv[3]), number(argv[4]));
 	if (argc == 3 && !strcmp(argv[1], "exec-thread"))
 		return exec_thread(argv[2]);
-	fprintf(stderr, "usage: wl_calls procs N K | threads N | fifo PATH N | exec-thread N\n");
+	fprintf(stderr, "usage: wl_calls procs N K | threads N | fifo PATH N | exec-thread N | hammer P T N\n");
 	return 2;
 }

@@ -50,6 +50,10 @@ extern int cli_argc;
 extern char **cli_argv;
 void env_print_text(FILE *f);
 bool env_perf_counters_available(void);
+bool env_preempt_rt(void);
+/* What the lab's spinlock experiments measure on a PREEMPT_RT kernel. */
+#define ENV_RT_SPINLOCK_NOTE \
+	"PREEMPT_RT: spinlock_t sleeps; the lab's spinlock experiments take it with interrupts on, and a contended sample includes the sleep"
 
 /* Pin the calling thread to one CPU. */
 int pin_to_cpu(int cpu);

@@ -3,7 +3,9 @@
  * wsc info: what the loaded module offers.
  */
 #include <getopt.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -29,6 +31,8 @@ static void flags_text(unsigned int flags, char *buf, size_t len)
 
 int cmd_info(int argc, char **argv)
 {
+	struct utsname uts;
+	bool rt = env_preempt_rt();
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
@@ -71,19 +75,29 @@ int cmd_info(int argc, char **argv)
 		return 1;
 	}
 
-	if (json)
+	if (uname(&uts))
+		snprintf(uts.release, sizeof(uts.release), "?");
+	if (json) {
 		printf("{\"abi_version\": %u, \"library_version\": \"%s\", "
 		       "\"max_entries\": %u, \"max_args\": %u, \"entry_flags\": %u, "
-		       "\"submit_flags\": %u, \"calls\": [",
+		       "\"submit_flags\": %u, \"kernel\": {\"release\": ",
 		       v.abi_version, wsc_version(), v.max_entries, WSC_MAX_ARGS,
 		       v.entry_flags, v.submit_flags);
-	else
+		json_string(stdout, uts.release);
+		printf(", \"preempt_rt\": %s, \"notes\": [%s]}, \"calls\": [",
+		       rt ? "true" : "false", rt ? "\"" ENV_RT_SPINLOCK_NOTE "\"" : "");
+	} else {
 		printf("wsc module: ABI %u (library %s, ABI %u)\n"
-		       "limits: %u entries per batch, %u arguments per call\n"
-		       "allowlist: %u entries\n\n%-16s %5s  %-9s %s\n",
+		       "kernel: %s%s\n",
 		       v.abi_version, wsc_version(), WSC_ABI_VERSION,
+		       uts.release, rt ? ", PREEMPT_RT" : "");
+		if (rt)
+			printf("note: %s\n", ENV_RT_SPINLOCK_NOTE);
+		printf("limits: %u entries per batch, %u arguments per call\n"
+		       "allowlist: %u entries\n\n%-16s %5s  %-9s %s\n",
 		       v.max_entries, WSC_MAX_ARGS, v.nr_calls,
 		       "call", "nr", "group", "flags");
+	}
 
 	for (i = 0; i < v.nr_calls; i++) {
 		char flags[32];

@@ -73,6 +73,15 @@ bool env_perf_counters_available(void)
 	return counters_pmu_present();
 }
 
+/* A PREEMPT_RT kernel says so in /sys/kernel/realtime. */
+bool env_preempt_rt(void)
+{
+	char value[8];
+
+	read_line("/sys/kernel/realtime", value, sizeof(value));
+	return !strcmp(value, "1");
+}
+
 void env_print_text(FILE *f)
 {
 	struct utsname u;
@@ -82,8 +91,9 @@ void env_print_text(FILE *f)
 	cpuinfo_field("model name", model, sizeof(model));
 	read_line("/sys/devices/system/clocksource/clocksource0/current_clocksource",
 		  clock, sizeof(clock));
-	fprintf(f, "# kernel %s, CPU %s, clocksource %s, emulation %s, hardware counters %s\n",
-		u.release, model, clock, emulation(),
+	fprintf(f, "# kernel %s%s, CPU %s, clocksource %s, emulation %s, hardware counters %s\n",
+		u.release, env_preempt_rt() ? " (PREEMPT_RT)" : "", model,
+		clock, emulation(),
 		env_perf_counters_available() ? "available" : "not available");
 }
 
@@ -126,7 +136,8 @@ void env_print_json(FILE *f)
 		  clock, sizeof(clock));
 	fprintf(f, "{\"kernel\": ");
 	json_string(f, u.release);
-	fprintf(f, ", \"cpu\": ");
+	fprintf(f, ", \"preempt_rt\": %s, \"cpu\": ",
+		env_preempt_rt() ? "true" : "false");
 	json_string(f, model);
 	fprintf(f, ", \"cpus\": %ld, \"clocksource\": ", sysconf(_SC_NPROCESSORS_ONLN));
 	json_string(f, clock);
