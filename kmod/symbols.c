@@ -36,7 +36,7 @@
  * from.  A number the kernel does not implement maps to sys_ni_syscall.
  */
 #define __SYSCALL(nr, sym)	[nr] = "__x64_" #sym,
-/* exit and exit_group are marked so since 6.11; never allowlisted. */
+/* 6.12 marks exit and exit_group so (6.1 does not); never allowlisted. */
 #define __SYSCALL_NORETURN	__SYSCALL
 static const char *const wsc_handler_names[NR_syscalls] = {
 #include <asm/syscalls_64.h>
