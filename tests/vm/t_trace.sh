@@ -344,7 +344,7 @@ else
 fi
 kill $spid 2>/dev/null
 wait $spid 2>/dev/null
-[ -d /sys/module/wsc ] || insmod kmod/wsc.ko
+[ -d /sys/module/wsc ] || insmod "${WSC_KO:-kmod/wsc.ko}"
 check "after insmod again: no trace" grep -q '^# trace: idle' /proc/syscall_lat
 
 rm -rf "$out"
