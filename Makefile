@@ -4,7 +4,9 @@
 #
 #   make               module, library, CLI
 #   make check         install what is missing, build, unit tests on the
-#                      host, integration tests in the VM
+#                      host, integration tests in the VM (default kernel)
+#   make check-kernels install every kernel of the matrix (tools/kernel-matrix)
+#                      and run the VM suite on each, one line per kernel
 #   make demo          install what is missing, build, boot the VM, run the
 #                      main demonstration
 #   make install       PREFIX=/usr/local DESTDIR=
@@ -59,13 +61,13 @@ Q := @
 msg = @printf '  %-7s %s\n' $(1) $(2)
 endif
 
-.PHONY: all module user clean check demo deps install unit vmtest \
-	bench style help
+.PHONY: all module user clean check check-kernels demo deps deps-base \
+	install unit vmtest bench style help
 
 all: module user
 
 help:
-	@sed -n '3,12p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,14p' Makefile | sed 's/^# \{0,1\}//'
 
 module:
 	$(call msg,KBUILD,kmod/wsc.ko)
@@ -154,8 +156,13 @@ $(B)/tests/unit/test_trace: tests/unit/test_trace.c user/cli/trace.h \
 	$(Q)$(CC) $(CFLAGS) $(WSC_CFLAGS) $(NL_CFLAGS) -Iuser/cli -o $@ $< \
 		$(TRACE_TEST_OBJS) -lcmocka -lm
 
+# Everything, every kernel of the matrix and the Debian 13 root included;
+# deps-base only what the default kernel's checks need.
 deps:
 	$(Q)tools/install-deps
+
+deps-base:
+	$(Q)tools/install-deps --base
 
 unit: user
 	$(Q)tests/run-unit $(UNIT_BINS)
@@ -164,11 +171,17 @@ vmtest: all
 	$(Q)tools/vm-run --scratch 1G --dmesg $(B)/vm-dmesg.txt -- tests/vm/run $(B)/tests/vm
 
 # The README's test command: everything, counted, on a fresh machine.
-check: deps
+check: deps-base
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)tests/check $(B)
 
-demo: deps
+# The VM suite on every kernel of the matrix; CHECK_KERNELS_FLAGS passes
+# e.g. --skip 6.1 (see tests/check-kernels --help).
+check-kernels: deps
+	$(Q)$(MAKE) --no-print-directory user
+	$(Q)tests/check-kernels $(CHECK_KERNELS_FLAGS) $(B)
+
+demo: deps-base
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)tools/vm-run --scratch 1G -- tools/demo
 
