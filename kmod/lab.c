@@ -376,13 +376,6 @@ static int wsc_lat_check(const struct wsc_lat_request *req,
 		NL_SET_ERR_MSG(extack, "iterations out of range");
 		return -EINVAL;
 	}
-	/* There spinlock_t sleeps, and these take it with interrupts off. */
-	if (IS_ENABLED(CONFIG_PREEMPT_RT) &&
-	    (req->exp == WSC_EXP_SPINLOCK ||
-	     req->exp == WSC_EXP_SPINLOCK_CONTENDED)) {
-		NL_SET_ERR_MSG(extack, "spinlock experiments are not available under PREEMPT_RT");
-		return -EOPNOTSUPP;
-	}
 	if (req->nr_cpus != wsc_experiments[req->exp].roles) {
 		NL_SET_ERR_MSG(extack, "wrong number of CPUs for the experiment");
 		return -EINVAL;
