@@ -19,13 +19,20 @@
 #define WSC_EXPF_BLOCK		0x1
 /* Samples are wake-ups across CPUs; the measured side sleeps. */
 #define WSC_EXPF_WAKE		0x2
+/*
+ * Takes a spinlock_t, which sleeps on PREEMPT_RT: there it is sampled with
+ * interrupts on, and the report says so.
+ */
+#define WSC_EXPF_SPINLOCK	0x4
 
 #define WSC_FOR_EACH_EXPERIMENT(WSC_EXPERIMENT)				\
 	WSC_EXPERIMENT(TIMER, "timer", 1, WSC_EXPF_BLOCK,		\
 		"back-to-back ktime_get_ns() pairs: the clock's own cost") \
-	WSC_EXPERIMENT(SPINLOCK, "spinlock", 1, WSC_EXPF_BLOCK,		\
+	WSC_EXPERIMENT(SPINLOCK, "spinlock", 1,				\
+		WSC_EXPF_BLOCK | WSC_EXPF_SPINLOCK,			\
 		"uncontended spin_lock() + spin_unlock()")		\
-	WSC_EXPERIMENT(SPINLOCK_CONTENDED, "spinlock-contended", 2, 0,	\
+	WSC_EXPERIMENT(SPINLOCK_CONTENDED, "spinlock-contended", 2,	\
+		WSC_EXPF_SPINLOCK,					\
 		"two CPUs take one lock in turn: spin_lock() acquire latency") \
 	WSC_EXPERIMENT(MUTEX, "mutex", 1, WSC_EXPF_BLOCK,		\
 		"uncontended mutex_lock() + mutex_unlock()")		\

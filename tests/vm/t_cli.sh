@@ -83,6 +83,11 @@ PY"
 done
 check "wsc klat table: raw and net rows, timer, errors, CPUs lines" sh -c \
 	"$wsc klat mutex --iters 2000 > $out/k.txt && grep -q '^raw ' $out/k.txt && grep -q '^net ' $out/k.txt && grep -q '^# timer: ' $out/k.txt && grep -q '^# errors: ' $out/k.txt && grep -q '^# block estimate: ' $out/k.txt && grep -q '^# CPU: ' $out/k.txt && grep -q '^# net = raw minus' $out/k.txt"
+# The PREEMPT_RT note: on the spinlock experiments of an RT kernel only.
+want=0
+[ "$rt" = true ] && want=1
+check "wsc klat: the PREEMPT_RT note on spinlock-contended iff the kernel is RT ($rt), never on mutex" sh -c \
+	"$wsc klat spinlock-contended --iters 500 > $out/kn.txt && test \$(grep -c '^# note: PREEMPT_RT' $out/kn.txt) -eq $want && ! grep -q '^# note: PREEMPT_RT' $out/k.txt"
 check "wsc klat --csv: one row per sample, no FILE.tmp left" sh -c \
 	"$wsc klat spinlock --iters 2000 --csv $out/k.csv --json > $out/kc.json && test ! -e $out/k.csv.tmp && $python - $out/k.csv $out/kc.json <<'PY'
 import csv, json, sys

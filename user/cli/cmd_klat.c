@@ -192,7 +192,7 @@ static void klat_print_table(const struct wsc_lat_stats *st, bool ran)
 	struct report_row rows[2];
 
 	printf("# wsc klat %s: %s\n", st->experiment, e ? e->what : "?");
-	if (!strncmp(st->experiment, "spinlock", 8) && env_preempt_rt())
+	if (e && (e->flags & WSC_EXPF_SPINLOCK) && env_preempt_rt())
 		printf("# note: %s\n", ENV_RT_SPINLOCK_NOTE);
 	if (st->errors)
 		printf("# WARNING: %llu of %u samples refused (negative): the figures are of the other %llu\n",
