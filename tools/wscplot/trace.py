@@ -1,0 +1,445 @@
+# SPDX-License-Identifier: GPL-2.0
+"""tools/plot trace and trace-buckets: the JSON of `wsc trace --json`.
+
+Per system call of a workload, "syscalls" holds a row: its "group" (paper
+001's kind of call), counts, percentiles and "hist", the latency histogram
+as [low_ns, high_ns, count] log-linear buckets.  trace overlays a call's
+histogram across workloads and splits each workload's time by group (the
+groups as the rows name them, the largest share first); trace-buckets
+redraws one call in paper 003's power-of-two microsecond buckets, e.g. a
+hot run against a cold one.  "trace" holds the kernel's counts of what it
+could not follow, the lost_* keys, which a title shows in red.
+"""
+import argparse
+import math
+import re
+from pathlib import Path
+
+from .common import (Palette, PlotError, field, fmt_ns, import_matplotlib, is_int,
+                     load_json, log_ns_axis, make_outdir, mpl, new_figure, note, save_png,
+                     shown)
+
+# The keys under "trace" that count a part of the workload not counted.
+LOST = "lost_"
+# Latency bins of the trace figures: this many per octave, equal on a log axis.
+PER_OCTAVE = 4
+# How many system calls of each file `plot trace` draws by default.
+TRACE_TOP = 6
+# A system call's name becomes part of a file name.
+SYSCALL_NAME = re.compile(r"[A-Za-z0-9_]+")
+
+
+def read_hist(path, hist, where):
+    """Check HIST, a list of [low_ns, high_ns, count] in ascending order,
+    the buckets not overlapping; return it as a list of tuples."""
+    buckets = []
+    for j, b in enumerate(hist):
+        if not (isinstance(b, list) and len(b) == 3 and all(is_int(v) and v >= 0 for v in b)):
+            raise PlotError(f"{path}: {where}hist[{j}] is {shown(b)}, expected "
+                            "[low_ns, high_ns, count] of integers >= 0")
+        low, high, count = b
+        if low > high:
+            raise PlotError(f"{path}: {where}hist[{j}]: low_ns {low} > high_ns {high}")
+        if buckets and low <= buckets[-1][1]:
+            raise PlotError(f"{path}: {where}hist[{j}]: low_ns {low} not above "
+                            f"hist[{j - 1}]'s high_ns {buckets[-1][1]}")
+        buckets.append((low, high, count))
+    return buckets
+
+
+def read_trace_json(path):
+    """Return the document of `wsc trace --json` in PATH, checked; its
+    "syscalls" as {name: {"name", "group", "calls", "total_ns", "p50_ns",
+    "p99_ns", "hist": [(low_ns, high_ns, count), ...], "where"}}, in the
+    file's order, under "calls"."""
+    doc = load_json(path)
+    field(path, doc, "lost", "count")
+    field(path, doc, "syscalls", "list")
+    if "target" in doc:
+        field(path, doc, "target", "str")
+    trace = doc.get("trace")
+    if trace is not None:
+        if not isinstance(trace, dict):
+            raise PlotError(f"{path}: \"trace\" is not an object")
+        for key in trace:
+            if key.startswith(LOST):
+                field(path, trace, key, "count", "trace: ")
+    if not doc["syscalls"]:
+        raise PlotError(f"{path}: \"syscalls\" is empty")
+    calls = {}
+    for i, rec in enumerate(doc["syscalls"]):
+        where = f"syscalls[{i}]: "
+        if not isinstance(rec, dict):
+            raise PlotError(f"{path}: {where}not an object")
+        name = field(path, rec, "name", "str", where)
+        if not SYSCALL_NAME.fullmatch(name):
+            raise PlotError(f"{path}: {where}\"name\" is {shown(name)}, "
+                            "expected letters, digits and _")
+        if name in calls:
+            raise PlotError(f"{path}: {where}{name} again (also {calls[name]['where']})")
+        where = f"syscalls[{i}] ({name}): "
+        row = {"name": name, "where": f"syscalls[{i}]",
+               "group": field(path, rec, "group", "str", where),
+               "calls": field(path, rec, "calls", "count", where),
+               "total_ns": field(path, rec, "total_ns", "ns", where),
+               "p50_ns": field(path, rec, "p50_ns", "ns", where),
+               "p99_ns": field(path, rec, "p99_ns", "ns", where),
+               "hist": read_hist(path, field(path, rec, "hist", "list", where), where)}
+        row["hist_calls"] = sum(b[2] for b in row["hist"])
+        calls[name] = row
+    doc["calls"] = calls
+    return doc
+
+
+def trace_hist(path, row):
+    """ROW's buckets, which must hold calls: a figure needs some."""
+    if not row["hist_calls"]:
+        raise PlotError(f"{path}: {row['where']} ({row['name']}): \"hist\" is empty")
+    return row["hist"]
+
+
+def trace_flags(doc):
+    """What the title must shout about DOC: calls or tasks the kernel lost."""
+    trace = doc.get("trace") or {}
+    parts = [f"{n:,} {k[len(LOST):]}" for k, n in trace.items() if k.startswith(LOST) and n]
+    if not doc["lost"] and not parts:
+        return ""
+    return "LOST" + (f" {doc['lost']:,}" if doc["lost"] else "") \
+        + (f" ({', '.join(parts)})" if parts else "")
+
+
+def trace_title(fig, text, workloads):
+    """Title FIG with TEXT, in red naming the workloads with lost counts."""
+    flags = [f"{w['label']}: {w['flags']}" for w in workloads if w["flags"]]
+    if flags:
+        fig.suptitle(f"{'; '.join(flags)}\n{text}", color="red", fontweight="bold")
+    else:
+        fig.suptitle(text)
+
+
+def trace_workloads(args):
+    """Read every FILE of ARGS; return [{"path", "label", "doc", "flags"}]."""
+    labels = args.label or []
+    if labels and len(labels) != len(args.files):
+        args.usage(f"{len(labels)} --label for {len(args.files)} files: give one per file")
+    workloads = []
+    seen = {}
+    for i, name in enumerate(args.files):
+        path = Path(name)
+        doc = read_trace_json(path)
+        label = labels[i] if labels else path.stem
+        if label in seen:
+            raise PlotError(f"{path}: its label {label!r} is {seen[label]}'s too: "
+                            "give each file a --label")
+        seen[label] = path
+        workloads.append({"path": path, "label": label, "doc": doc,
+                          "flags": trace_flags(doc)})
+    return workloads
+
+
+def octave_bins(hist):
+    """Merge log-linear buckets into PER_OCTAVE bins an octave: return
+    {bin: count}, bin b covering [2^(b/PER_OCTAVE), 2^((b+1)/PER_OCTAVE)) ns.
+
+    A bucket goes whole to the bin of its midpoint: above 32 ns a bucket is
+    1/32 of an octave wide (at most 3%), so only the calls of a bucket that
+    straddles a bin's edge can land one bin off.  A bucket at 0 ns joins
+    the bin at 1 ns, the lowest a log axis shows.
+    """
+    bins = {}
+    for low, high, count in hist:
+        mid = max((low + high) / 2, 1)
+        b = math.floor(math.log2(mid) * PER_OCTAVE + 1e-9)
+        bins[b] = bins.get(b, 0) + count
+    return bins
+
+
+def plot_trace_call(name, workloads, path):
+    """NAME's latency histogram in each workload that made it, overlaid."""
+    drawn = [(i, w, w["doc"]["calls"][name]) for i, w in enumerate(workloads)
+             if name in w["doc"]["calls"]]
+    binned = [octave_bins(trace_hist(w["path"], row)) for _, w, row in drawn]
+    lo = min(min(b) for b in binned)
+    hi = max(max(b) for b in binned)
+    np = mpl.np
+    edges = 2.0 ** (np.arange(lo, hi + 2) / PER_OCTAVE)
+    fig = new_figure()
+    ax = fig.add_subplot()
+    top = 0
+    for k, ((i, w, row), bins) in enumerate(zip(drawn, binned)):
+        colour = f"C{i % 10}"
+        frac = np.array([bins.get(b, 0) for b in range(lo, hi + 1)]) / row["hist_calls"]
+        top = max(top, frac.max())
+        ax.stairs(frac, edges, color=colour, fill=True, alpha=0.15)
+        ax.stairs(frac, edges, color=colour, linewidth=1.5,
+                  label=f"{w['label']}: {row['calls']:,} calls, p50 {fmt_ns(row['p50_ns'])} ns, "
+                  f"p99 {fmt_ns(row['p99_ns'])} ns")
+        # The percentiles as small carets along the top, one row per workload.
+        y = 0.975 - 0.035 * k
+        for pct, face in (("p50_ns", colour), ("p99_ns", "white")):
+            ax.plot(max(row[pct], 1), y, marker="v", markersize=6, color=colour,
+                    markerfacecolor=face, transform=ax.get_xaxis_transform(),
+                    clip_on=False, linestyle="none")
+    for i, w in enumerate(workloads):
+        if name not in w["doc"]["calls"]:
+            ax.plot([], [], color=f"C{i % 10}", label=f"{w['label']}: no {name} calls")
+    log_ns_axis(ax)
+    ax.set_xlim(edges[0], edges[-1])
+    ax.set_xlabel("latency, ns (▼ p50, ▽ p99)")
+    ax.set_ylabel(f"fraction of the workload's {name} calls")
+    ax.set_ylim(0, top * 1.25)
+    ax.grid(True, which="major", alpha=0.3)
+    ax.legend(fontsize="small", loc="best")
+    group = drawn[0][2]["group"]
+    trace_title(fig, f"{name} ({group}): latency in the kernel, "
+                f"{PER_OCTAVE} bins per octave", workloads)
+    return save_png(fig, path)
+
+
+def group_order(times):
+    """The groups of TIMES ({group: ns} per workload), the largest share of
+    a workload's time (summed over the workloads) first."""
+    share = {}
+    for per in times:
+        total = sum(per.values()) or 1
+        for g, ns in per.items():
+            share[g] = share.get(g, 0) + ns / total
+    return sorted(share, key=lambda g: (-share[g], g))
+
+
+def plot_trace_share(workloads, path):
+    """Per workload, a bar split by group: its share of the time in system calls."""
+    times = []
+    for w in workloads:
+        per = {}
+        for row in w["doc"]["calls"].values():
+            per[row["group"]] = per.get(row["group"], 0) + row["total_ns"]
+        times.append(per)
+    groups = group_order(times)
+    palette = Palette(groups)
+    np = mpl.np
+    fig = new_figure(9, 1.2 + 0.7 * len(workloads))
+    ax = fig.add_subplot()
+    y = np.arange(len(workloads))
+    left = np.zeros(len(workloads))
+    totals = np.array([sum(per.values()) for per in times], dtype=float)
+    for g in groups:
+        share = np.array([per.get(g, 0) for per in times]) / np.where(totals > 0, totals, 1) * 100
+        ax.barh(y, share, 0.6, left=left, color=palette(g), label=g)
+        for yi, (x, s) in enumerate(zip(left, share)):
+            if s >= 4:
+                ax.text(x + s / 2, yi, f"{s:.0f}%", ha="center", va="center", fontsize="small")
+        left += share
+    ax.set_yticks(y, [f"{w['label']}\n{sum(r['calls'] for r in w['doc']['calls'].values()):,} "
+                      f"calls, {t / 1e6:,.3g} ms" for w, t in zip(workloads, totals)],
+                  fontsize="small")
+    ax.invert_yaxis()
+    ax.set_xlim(0, 100)
+    ax.set_xlabel("share of the time in system calls, %")
+    ax.legend(fontsize="small", ncols=min(len(groups), 7), loc="lower center",
+              bbox_to_anchor=(0.5, 1.0), frameon=False)
+    trace_title(fig, "wsc trace: where the system call time went, by paper 001's group",
+                workloads)
+    return save_png(fig, path)
+
+
+def trace_selection(args, workloads):
+    """The system calls to draw: --calls, or each file's --top by total_ns."""
+    if args.calls:
+        for name in args.calls:
+            if not any(name in w["doc"]["calls"] for w in workloads):
+                raise PlotError(f"no file has a system call {name!r} (--calls)")
+        return list(dict.fromkeys(args.calls))
+    chosen = {}
+    for w in workloads:
+        rows = w["doc"]["calls"].values()
+        total = sum(r["total_ns"] for r in rows) or 1
+        for r in sorted(rows, key=lambda r: -r["total_ns"])[:args.top]:
+            chosen[r["name"]] = max(chosen.get(r["name"], 0), r["total_ns"] / total)
+    # The largest share in any workload first.
+    return sorted(chosen, key=lambda n: -chosen[n])
+
+
+def run_trace(args):
+    workloads = trace_workloads(args)
+    names = trace_selection(args, workloads)
+    # Check every histogram to draw before drawing anything.
+    for name in names:
+        for w in workloads:
+            if name in w["doc"]["calls"]:
+                trace_hist(w["path"], w["doc"]["calls"][name])
+    out = Path(args.outdir) if args.outdir else workloads[0]["path"].parent
+    import_matplotlib()
+    make_outdir(out)
+    for name in names:
+        yield plot_trace_call(name, workloads, out / f"trace-{name}.png")
+    yield plot_trace_share(workloads, out / "trace-share.png")
+
+
+def call_list(text):
+    """--calls read,write: the names, each a system call's."""
+    names = [n.strip() for n in text.split(",")]
+    for n in names:
+        if not SYSCALL_NAME.fullmatch(n):
+            raise argparse.ArgumentTypeError(f"{n!r} is not a system call's name")
+    return names
+
+
+def one_call(text):
+    """--call read: one system call's name."""
+    if not SYSCALL_NAME.fullmatch(text):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a system call's name")
+    return text
+
+
+def positive(text):
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer >= 1")
+    return n
+
+
+def add_trace_inputs(p, what):
+    p.add_argument("files", metavar="FILE.json", nargs="+",
+                   help="the output of wsc trace --json, one per workload")
+    p.add_argument("-o", "--outdir", metavar="OUTDIR",
+                   help="where to write the PNGs (default: the first FILE's folder)")
+    p.add_argument("--label", action="append", metavar="LABEL",
+                   help=f"the name of a FILE's workload in the {what}, once per FILE "
+                   "in their order (default: each FILE's name without .json)")
+    p.set_defaults(usage=p.error)
+
+
+def add_trace(commands):
+    p = commands.add_parser(
+        "trace", help="wsc trace: latency histograms per system call, workloads overlaid",
+        description="From each FILE, written by `wsc trace --json` for one workload, "
+        "draw trace-<call>.png for each system call chosen: its latency histogram "
+        f"in each workload overlaid ({PER_OCTAVE} bins per octave on a log axis, "
+        "the height the fraction of the workload's calls of it), with carets at "
+        "each workload's p50 and p99; and trace-share.png: per workload, the "
+        "share of its system call time in each of paper 001's groups.  A title "
+        "in red names the workloads whose trace lost calls or tasks.")
+    add_trace_inputs(p, "legends")
+    which = p.add_mutually_exclusive_group()
+    which.add_argument("--calls", type=call_list, metavar="CALL,...",
+                       help="draw these system calls (default: the union of each "
+                       f"FILE's top {TRACE_TOP} by total time)")
+    which.add_argument("--top", type=positive, default=TRACE_TOP, metavar="N",
+                       help=f"draw each FILE's top N by total time (default {TRACE_TOP})")
+    p.set_defaults(run=run_trace)
+
+
+def us_bucket(ns):
+    """The microsecond bucket of NS: 0 for <= 1 µs, else k for (2^(k-1), 2^k] µs."""
+    k = 0
+    while ns > 1000 << k:
+        k += 1
+    return k
+
+
+def us_bucket_label(k):
+    """Paper 003's labels: "<=1", "1-2", "3-4", "5-8", "9-16", ... (µs)."""
+    if k <= 1:
+        return "<=1" if k == 0 else "1-2"
+    return f"{(1 << (k - 1)) + 1}-{1 << k}"
+
+
+def us_buckets(hist):
+    """{bucket: count} of HIST's log-linear buckets in us_bucket()'s buckets.
+
+    A log-linear bucket goes whole to the bucket of its midpoint; it is at
+    most 3% wide (above 32 ns, 1/32 of an octave), so only the calls of the
+    one that straddles each power of two can be put one bucket off.
+    """
+    buckets = {}
+    for low, high, count in hist:
+        k = us_bucket((low + high) / 2)
+        buckets[k] = buckets.get(k, 0) + count
+    return buckets
+
+
+def bucket_table(call, workloads, counts, top):
+    """The table of COUNTS, for people and for the docs to quote."""
+    width = max(10, *(len(w["label"]) + 2 for w in workloads))
+    lines = [f"{call}: calls per latency bucket (µs), and % of the workload's {call} calls",
+             f"{'bucket':<9}" + "".join(f"{w['label']:>{width}}{'%':>8}" for w in workloads)]
+    totals = [sum(c.values()) for c in counts]
+    for k in range(top + 1):
+        lines.append(f"{us_bucket_label(k):<9}" + "".join(
+            f"{c.get(k, 0):>{width},}{(100 * c.get(k, 0) / t if t else 0):>8.2f}"
+            for c, t in zip(counts, totals)))
+    lines.append(f"{'total':<9}" + "".join(f"{t:>{width},}{(100 if t else 0):>8.2f}"
+                                           for t in totals))
+    return "\n".join(lines)
+
+
+def plot_trace_buckets(call, workloads, counts, top, fraction, path):
+    """Grouped bars: one group per µs bucket, one bar per workload."""
+    np = mpl.np
+    fig = new_figure(max(8, 0.35 * (top + 1) * len(workloads) + 2), 4.5)
+    ax = fig.add_subplot()
+    width = 0.8 / len(workloads)
+    x = np.arange(top + 1)
+    for i, (w, c) in enumerate(zip(workloads, counts)):
+        total = sum(c.values())
+        heights = np.array([c.get(k, 0) for k in x], dtype=float)
+        if fraction:
+            heights = heights / total if total else heights
+        bars = ax.bar(x + (i - (len(workloads) - 1) / 2) * width, heights, width,
+                      color=f"C{i % 10}", label=f"{w['label']}: {total:,} {call} calls")
+        if len(workloads) <= 3:
+            ax.bar_label(bars, [(f"{h:.3f}" if fraction else f"{h:,.0f}") if h else ""
+                                for h in heights], fontsize="x-small", padding=2, rotation=90)
+    ax.set_xticks(x, [us_bucket_label(k) for k in x])
+    ax.set_xlabel("latency, µs")
+    ax.set_ylabel(f"fraction of the workload's {call} calls" if fraction
+                  else f"{call} calls")
+    ax.margins(y=0.15)
+    ax.grid(True, axis="y", alpha=0.3)
+    ax.legend(fontsize="small")
+    trace_title(fig, f"{call}: latency in power-of-two µs buckets", workloads)
+    return save_png(fig, path)
+
+
+def run_trace_buckets(args):
+    workloads = trace_workloads(args)
+    call = args.call
+    if not any(call in w["doc"]["calls"] for w in workloads):
+        raise PlotError(f"no file has a system call {call!r} (--call)")
+    counts = []
+    for w in workloads:
+        row = w["doc"]["calls"].get(call)
+        if row is None:
+            note(f"trace-buckets: {w['path']} has no {call} calls")
+            counts.append({})
+        else:
+            counts.append(us_buckets(trace_hist(w["path"], row)))
+    top = max(max(c) for c in counts if c)
+    out = Path(args.outdir) if args.outdir else workloads[0]["path"].parent
+    import_matplotlib()
+    make_outdir(out)
+    print(bucket_table(call, workloads, counts, top), flush=True)
+    yield plot_trace_buckets(call, workloads, counts, top, args.fraction,
+                             out / f"trace-buckets-{call}.png")
+
+
+def add_trace_buckets(commands):
+    p = commands.add_parser(
+        "trace-buckets", help="wsc trace: one call's latency in µs buckets, bars per workload",
+        description="From each FILE, written by `wsc trace --json` for one workload "
+        "(say a hot and a cold run), draw trace-buckets-CALL.png, paper 003's chart: "
+        "the latency of CALL in power-of-two microsecond buckets (<=1, 1-2, 3-4, 5-8, "
+        "... µs), a group of bars per bucket, a bar per workload; and print the "
+        "table of its counts.")
+    add_trace_inputs(p, "legend and table")
+    p.add_argument("--call", default="read", type=one_call, metavar="CALL",
+                   help="the system call (default: read)")
+    p.add_argument("--fraction", action="store_true",
+                   help="bar heights are fractions of the workload's CALL calls, not counts")
+    p.set_defaults(run=run_trace_buckets)
+
+
