@@ -410,8 +410,9 @@ def add_cp_sweep(commands):
         description="From each FILE, written by `wsc cp --sweep threshold|n --json`, "
         "draw cp-sweep-threshold.png or cp-sweep-n.png: on the left the median time "
         "per transaction of each program (a band from min to max), on the right its "
-        "ratio to NORMAL, against the swept value on a log2 axis; for the n sweep, a "
-        "line where WSC+COLLECT starts to beat NORMAL.")
+        "ratio to NORMAL (the program whose ratio is 1), against the swept value on a "
+        "log2 axis; for the n sweep, a line at crossover_n, where WSC+COLLECT starts "
+        "to beat NORMAL.  Programs are drawn in the order of the points.")
     p.add_argument("files", metavar="FILE.json", nargs="+",
                    help="the output of wsc cp --sweep threshold|n --json")
     p.add_argument("-o", "--outdir", metavar="OUTDIR",

@@ -156,12 +156,12 @@ def octave_bins(hist):
 
 def plot_trace_call(name, workloads, path):
     """NAME's latency histogram in each workload that made it, overlaid."""
+    np = mpl.np
     drawn = [(i, w, w["doc"]["calls"][name]) for i, w in enumerate(workloads)
              if name in w["doc"]["calls"]]
     binned = [octave_bins(trace_hist(w["path"], row)) for _, w, row in drawn]
     lo = min(min(b) for b in binned)
     hi = max(max(b) for b in binned)
-    np = mpl.np
     edges = 2.0 ** (np.arange(lo, hi + 2) / PER_OCTAVE)
     fig = new_figure()
     ax = fig.add_subplot()
@@ -209,6 +209,7 @@ def group_order(times):
 
 def plot_trace_share(workloads, path):
     """Per workload, a bar split by group: its share of the time in system calls."""
+    np = mpl.np
     times = []
     for w in workloads:
         per = {}
@@ -217,7 +218,6 @@ def plot_trace_share(workloads, path):
         times.append(per)
     groups = group_order(times)
     palette = Palette(groups)
-    np = mpl.np
     fig = new_figure(9, 1.2 + 0.7 * len(workloads))
     ax = fig.add_subplot()
     y = np.arange(len(workloads))
