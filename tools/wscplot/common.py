@@ -164,9 +164,10 @@ class Palette:
 
     def sorted(self, names):
         """NAMES in the palette's order, names it did not know after, as met."""
+        names = list(dict.fromkeys(names))
         for name in names:
             self.add(name)
-        return sorted(set(names), key=self.names.index)
+        return sorted(names, key=self.names.index)
 
     def __call__(self, name):
         self.add(name)
