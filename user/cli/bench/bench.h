@@ -6,8 +6,12 @@
  * mechanism: conventionally, wrapped through libwsc, and through io_uring
  * where an opcode exists.  The runner (bench_run.c) times every variant
  * of one call interleaved in one process on one pinned CPU; wake-up
- * latencies take two threads (bench_wake.c).  cmd_bench.c parses the
- * command line and prints or writes the results (bench_out.c).
+ * latencies take two threads (bench_wake.c); both fill a result the same
+ * way (bench_result.c).  cmd_bench.c parses the command line and prints
+ * or writes the results (bench_out.c); bench_fit.c is `wsc bench fit`.
+ *
+ * This header is the folder's own: the rest of the CLI sees only
+ * cmd_bench.h.
  *
  * A sample is one timed unit: one conventional call, one submission of a
  * batch of B wrapped calls, one io_uring submission of B requests with
@@ -22,7 +26,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "counters.h"
+#include "common/counters.h"
 #include "libwsc.h"
 
 struct io_uring_sqe;
@@ -183,13 +187,12 @@ struct bench_result {
 	char counters_why[192];
 };
 
-/* bench_run.c */
+/* bench_run.c: wake-up calls go to bench_wake_run() */
 int bench_run(const struct bench_call *call, const struct bench_opts *o,
 	      struct bench_result *r);
+
+/* bench_result.c */
 void bench_result_free(struct bench_result *r);
-uint64_t bench_now_ns(void);
-uint64_t bench_clock_ps(void);
-void bench_progress(const char *call, uint64_t done, uint64_t total);
 void bench_add_variant(struct bench_result *r, enum bench_mech m,
 		       unsigned int batch);
 int bench_finish(struct bench_result *r);
@@ -200,6 +203,9 @@ int bench_alloc_samples(struct bench_result *r);
 /* bench_wake.c */
 int bench_wake_run(const struct bench_call *call, const struct bench_opts *o,
 		   struct bench_result *r);
+
+/* bench_fit.c: wsc bench fit */
+int bench_fit(int argc, char **argv);
 
 /* bench_out.c */
 void bench_print_table(FILE *f, const struct bench_result *r,

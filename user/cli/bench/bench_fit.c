@@ -24,7 +24,12 @@
 #include <unistd.h>
 
 #include "bench.h"
-#include "cli.h"
+#include "common/args.h"
+#include "common/clock.h"
+#include "common/cpu.h"
+#include "common/csv.h"
+#include "common/env.h"
+#include "common/progress.h"
 #include "libwsc.h"
 
 /* Calls per sample; also the largest batch. */
@@ -98,30 +103,30 @@ static void fit_usage(FILE *f)
 /* One sample of the plain call: FIT_BLOCK system calls. */
 static double sample_plain(unsigned int nr)
 {
-	uint64_t t0 = bench_now_ns();
+	uint64_t t0 = clock_now_ns();
 	int i;
 
 	for (i = 0; i < FIT_BLOCK; i++)
 		syscall(nr);
-	return (double)(bench_now_ns() - t0) / FIT_BLOCK;
+	return (double)(clock_now_ns() - t0) / FIT_BLOCK;
 }
 
 /* One sample of the ioctl path alone: FIT_BLOCK ioctls that do nothing. */
 static double sample_ioctl_floor(int fd)
 {
-	uint64_t t0 = bench_now_ns();
+	uint64_t t0 = clock_now_ns();
 	int i;
 
 	for (i = 0; i < FIT_BLOCK; i++)
 		ioctl(fd, FIT_IOCTL_FLOOR, 0);
-	return (double)(bench_now_ns() - t0) / FIT_BLOCK;
+	return (double)(clock_now_ns() - t0) / FIT_BLOCK;
 }
 
 /* One sample of a batch size: FIT_BLOCK calls in FIT_BLOCK/size ioctls. */
 static int sample_wrapped(int fd, struct wsc_submit *s, double *out)
 {
 	unsigned int rounds = FIT_BLOCK / s->count, i;
-	uint64_t t0 = bench_now_ns();
+	uint64_t t0 = clock_now_ns();
 
 	for (i = 0; i < rounds; i++) {
 		int ret = ioctl(fd, WSC_IOC_SUBMIT, s);
@@ -129,7 +134,7 @@ static int sample_wrapped(int fd, struct wsc_submit *s, double *out)
 		if (ret != (int)s->count)
 			return ret < 0 ? -errno : -EINTR;
 	}
-	*out = (double)(bench_now_ns() - t0) / FIT_BLOCK;
+	*out = (double)(clock_now_ns() - t0) / FIT_BLOCK;
 	return 0;
 }
 
@@ -198,7 +203,7 @@ static int fit_one(int fd, const struct fit_call *c, size_t nsamples,
 			if (round >= warmup)
 				r->v[v].samples[r->v[v].n++] = ns;
 		}
-		bench_progress("fit", round + 1, warmup + nsamples);
+		progress_line("bench", "fit", round + 1, warmup + nsamples);
 	}
 	if (check_results(c, res, FIT_BLOCK))
 		return -EIO;
@@ -345,7 +350,7 @@ static int bench_fit_run(const struct fit_opts *o)
 	}
 	ret = 1;
 
-	clock_ns = bench_clock_ps() / 1000.0;
+	clock_ns = clock_cost_ps() / 1000.0;
 	for (c = 0; c < FIT_NR_CALLS; c++) {
 		if (fit_one(fd, &fit_calls[c], o->iters / FIT_BLOCK, &res[c]))
 			goto out_free;

@@ -10,7 +10,10 @@
 #include <string.h>
 
 #include "bench.h"
-#include "cli.h"
+#include "common/counters.h"
+#include "common/env.h"
+#include "common/json.h"
+#include "common/report.h"
 
 static const char *const mech_keys[] = {
 	[BENCH_CONVENTIONAL] = "conventional",

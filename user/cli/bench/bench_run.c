@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * The runner: every variant of one call, interleaved in one process on
- * one pinned CPU (METHOD.md, rules 3 and 6).  Each round takes one
+ * one pinned CPU, so that they share the caches, the CPU's frequency
+ * and whatever else the machine does meanwhile.  Each round takes one
  * sample of every variant, starting one variant later than the round
  * before, so that no variant always follows the same one; the first
  * rounds are a warm-up and are discarded.
@@ -22,180 +23,8 @@
 #include <unistd.h>
 
 #include "bench.h"
-#include "cli.h"
-
-/* Progress shows once a run has taken this long, and not more often. */
-#define PROGRESS_AFTER_NS	2000000000ull
-#define PROGRESS_EVERY_NS	250000000ull
-
-uint64_t bench_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-/* Median cost of one clock read, from back-to-back pairs, in ps. */
-uint64_t bench_clock_ps(void)
-{
-	enum { PAIRS = 10001 };
-	static uint64_t d[PAIRS];
-	struct wsc_summary s;
-	int i;
-
-	for (i = 0; i < PAIRS; i++) {
-		uint64_t t0 = bench_now_ns();
-
-		d[i] = bench_now_ns() - t0;
-	}
-	wsc_stats_summary(d, PAIRS, &s);
-	return s.median_ps;
-}
-
-/*
- * A progress line on a terminal, for runs longer than a few seconds:
- * nothing when stderr is a file or a pipe, so logs stay clean.
- */
-void bench_progress(const char *call, uint64_t done, uint64_t total)
-{
-	static uint64_t start, last;
-	static const char *shown;
-	uint64_t now;
-
-	if (!isatty(STDERR_FILENO))
-		return;
-	now = bench_now_ns();
-	if (done == 0 || !start) {
-		start = now;
-		last = 0;
-	}
-	if (done == total) {
-		if (shown)
-			fprintf(stderr, "\r%60s\r", "");
-		shown = NULL;
-		start = 0;
-		return;
-	}
-	if (now - start < PROGRESS_AFTER_NS || now - last < PROGRESS_EVERY_NS)
-		return;
-	last = now;
-	shown = call;
-	fprintf(stderr, "\rwsc bench %s: %3d%% (%llu of %llu rounds)", call,
-		(int)(100 * done / total), (unsigned long long)done,
-		(unsigned long long)total);
-}
-
-void bench_add_variant(struct bench_result *r, enum bench_mech m,
-		       unsigned int batch)
-{
-	static const char *const prefix[] = {
-		[BENCH_CONVENTIONAL] = "conventional",
-		[BENCH_WRAPPED] = "wrapped",
-		[BENCH_URING] = "io_uring",
-	};
-	struct bench_variant *v = &r->v[r->nr++];
-
-	memset(v, 0, sizeof(*v));
-	v->mech = m;
-	v->batch = batch;
-	if (m == BENCH_CONVENTIONAL)
-		snprintf(v->name, sizeof(v->name), "%s", prefix[m]);
-	else
-		snprintf(v->name, sizeof(v->name), "%s-%u", prefix[m], batch);
-}
-
-/* A hundredth of the run, at least 10 samples, at most 1000. */
-uint64_t bench_warmup(uint64_t iters)
-{
-	uint64_t w = iters / 100;
-
-	return w < 10 ? 10 : w > 1000 ? 1000 : w;
-}
-
-int bench_alloc_samples(struct bench_result *r)
-{
-	unsigned int i;
-
-	for (i = 0; i < r->nr; i++) {
-		r->v[i].ns = malloc(r->iters * sizeof(uint64_t));
-		if (!r->v[i].ns) {
-			fprintf(stderr, "wsc bench: no memory for %llu samples\n",
-				(unsigned long long)r->iters);
-			return -1;
-		}
-	}
-	return 0;
-}
-
-uint64_t bench_net_median(const struct bench_variant *v)
-{
-	return sub_floor(v->sum.median_ps, v->timer_ps);
-}
-
-/* Per-call figures, ratios and counters, once every sample is in. */
-int bench_finish(struct bench_result *r)
-{
-	unsigned int i, k;
-
-	for (i = 0; i < r->nr; i++) {
-		struct bench_variant *v = &r->v[i];
-		struct wsc_summary *s = &v->sum;
-		uint64_t *copy = malloc((v->n + 1) * sizeof(*copy));
-
-		if (!copy)
-			return -ENOMEM;
-		memcpy(copy, v->ns, v->n * sizeof(*copy));
-		wsc_stats_summary(copy, v->n, s);
-		free(copy);
-		/* Every figure of a sample of B calls, over B: exact in ps. */
-		s->mean_ps /= v->batch;
-		s->median_ps /= v->batch;
-		s->stddev_ps /= v->batch;
-		s->min_ps /= v->batch;
-		s->max_ps /= v->batch;
-		s->ci95_lo_ps /= v->batch;
-		s->ci95_hi_ps /= v->batch;
-		s->p50_ps /= v->batch;
-		s->p95_ps /= v->batch;
-		s->p99_ps /= v->batch;
-		v->timer_ps = r->clock_ps / v->batch;
-		v->ratio = r->v[0].sum.median_ps ?
-			   (double)s->median_ps / (double)r->v[0].sum.median_ps :
-			   NAN;
-		v->net_ratio = bench_net_median(&r->v[0]) ?
-			       (double)bench_net_median(v) /
-			       (double)bench_net_median(&r->v[0]) : NAN;
-
-		if (!v->ctr_open)
-			continue;
-		{
-			uint64_t val[COUNTERS_MAX];
-			uint64_t calls = v->n * v->batch;
-
-			if (!calls || counter_group_read(&v->ctr, val,
-							 &v->multiplexed))
-				continue;
-			for (k = 0; k < v->ctr.n; k++)
-				v->ctr_val[k] = (double)val[k] / (double)calls;
-			v->ctr_read = true;
-		}
-	}
-	return 0;
-}
-
-void bench_result_free(struct bench_result *r)
-{
-	unsigned int i;
-
-	for (i = 0; i < r->nr; i++) {
-		free(r->v[i].ns);
-		r->v[i].ns = NULL;
-		if (r->v[i].ctr_open)
-			counter_group_close(&r->v[i].ctr);
-		r->v[i].ctr_open = false;
-	}
-}
+#include "common/clock.h"
+#include "common/progress.h"
 
 /*
  * The machinery a call's samples need, set up once.  @ctr is the counter
@@ -217,12 +46,12 @@ static inline uint64_t sample_start(struct bench_rig *g)
 {
 	if (g->ctr)
 		counter_group_start(g->ctr);
-	return bench_now_ns();
+	return clock_now_ns();
 }
 
 static inline uint64_t sample_stop(struct bench_rig *g, uint64_t t0)
 {
-	uint64_t ns = bench_now_ns() - t0;
+	uint64_t ns = clock_now_ns() - t0;
 
 	if (g->ctr)
 		counter_group_stop(g->ctr);
@@ -429,7 +258,7 @@ int bench_run(const struct bench_call *call, const struct bench_opts *o,
 	if (rig_setup(&g, o, r))
 		goto out;
 	open_counters(r);
-	r->clock_ps = bench_clock_ps();
+	r->clock_ps = clock_cost_ps();
 	/*
 	 * Last, once nothing allocates any more: sbrk's setup notes the
 	 * program break, which malloc must not move during the run.
@@ -459,12 +288,12 @@ int bench_run(const struct bench_call *call, const struct bench_opts *o,
 			v->ns[v->n++] = ns;
 			v->duration_ns += ns;
 		}
-		bench_progress(call->name, round + 1, rounds);
+		progress_line("bench", call->name, round + 1, rounds);
 	}
 	r->verified = true;
 	ret = 0;
 out:
-	bench_progress(call->name, rounds, rounds);
+	progress_line("bench", call->name, rounds, rounds);
 	/* First: sbrk puts the break back before malloc may run again. */
 	rig_teardown(&g);
 	if (!ret) {

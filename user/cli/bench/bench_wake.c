@@ -32,7 +32,8 @@
 #include <unistd.h>
 
 #include "bench.h"
-#include "cli.h"
+#include "common/clock.h"
+#include "common/progress.h"
 
 /* How long the waker waits for the waiter to fall asleep before giving up. */
 #define WAKE_ASLEEP_TIMEOUT_NS	5000000000ull
@@ -111,7 +112,7 @@ static void *waiter(void *arg)
 		} while (ret == -EINTR ||
 			 (w->kind == WAKE_FUTEX && !atomic_load(&w->word) &&
 			  (ret == 0 || ret == -EAGAIN)));
-		atomic_store(&w->t_woke, bench_now_ns());
+		atomic_store(&w->t_woke, clock_now_ns());
 		atomic_store(&w->word, 0);
 		atomic_store(&w->wait_ret, ret);
 		atomic_store(&w->done, k);
@@ -144,7 +145,7 @@ static int waiter_state(pid_t tid, char *state, long *nvcsw)
 
 static int wait_until_asleep(struct wake_shared *w, uint64_t k)
 {
-	uint64_t t0 = bench_now_ns();
+	uint64_t t0 = clock_now_ns();
 	char state;
 	long n;
 	int ret;
@@ -165,7 +166,7 @@ static int wait_until_asleep(struct wake_shared *w, uint64_t k)
 		}
 		if (state == 'S' && n > atomic_load(&w->nvcsw))
 			return 0;
-		if (bench_now_ns() - t0 > WAKE_ASLEEP_TIMEOUT_NS) {
+		if (clock_now_ns() - t0 > WAKE_ASLEEP_TIMEOUT_NS) {
 			snprintf(w->err, sizeof(w->err),
 				 "the waiting thread did not fall asleep within 5 s (state %c)",
 				 state);
@@ -209,7 +210,7 @@ static int wake_sample(struct wake_shared *w, struct wsc_batch *b, int mech,
 		;
 	if (wait_until_asleep(w, k))
 		return -1;
-	w->t_wake = bench_now_ns();
+	w->t_wake = clock_now_ns();
 	woke = wake_once(w, b, mech);
 	/* A failed wake leaves the waiter asleep: the caller's cleanup wakes it. */
 	if (woke != 1) {
@@ -303,7 +304,7 @@ int bench_wake_run(const struct bench_call *call, const struct bench_opts *o,
 			call->name, WSC_DEVICE_NAME);
 		goto out_join;
 	}
-	r->clock_ps = bench_clock_ps();
+	r->clock_ps = clock_cost_ps();
 
 	rounds = r->warmup + o->iters;
 	for (round = 0; round < rounds; round++) {
@@ -328,12 +329,12 @@ int bench_wake_run(const struct bench_call *call, const struct bench_opts *o,
 			v->ns[v->n++] = (uint64_t)ns;
 			v->duration_ns += (uint64_t)ns;
 		}
-		bench_progress(call->name, round + 1, rounds);
+		progress_line("bench", call->name, round + 1, rounds);
 	}
 	r->verified = true;
 	ret = bench_finish(r);
 out_join:
-	bench_progress(call->name, rounds, rounds);
+	progress_line("bench", call->name, rounds, rounds);
 	/* The waiter spins on round and stop, or sleeps in a wait: end both. */
 	atomic_store(&w->stop, true);
 	atomic_store(&w->word, 1);

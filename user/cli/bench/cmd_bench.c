@@ -16,8 +16,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cmd_bench.h"
 #include "bench.h"
-#include "cli.h"
+#include "common/args.h"
+#include "common/cpu.h"
+#include "common/csv.h"
+#include "common/env.h"
+#include "common/json.h"
 
 #define BENCH_ALL_DIR	"results/bench"
 

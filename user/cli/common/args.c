@@ -5,13 +5,13 @@
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
-#include <sched.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "args.h"
 
 void usage_error(const char *cmd, const char *fmt, ...)
 {
@@ -85,44 +85,4 @@ int parse_cpu_list(const char *opt, const char *s, int *cpus,
 		(*n)++;
 	}
 	return 0;
-}
-
-bool cpu_offline(int cpu)
-{
-	char path[80], c = '1';
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
-	f = fopen(path, "r");
-	if (!f)
-		return false;
-	if (fread(&c, 1, 1, f) != 1)
-		c = '1';
-	fclose(f);
-	return c == '0';
-}
-
-int pin_to_cpu(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	return sched_setaffinity(0, sizeof(set), &set) ? -errno : 0;
-}
-
-void json_string(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
 }

@@ -11,7 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "args.h"
+#include "csv.h"
 
 int csv_open(struct csv_out *c, const char *cmd, const char *path)
 {

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * The environment a measurement was taken in (METHOD.md, rule 7): CPU,
- * kernel, mitigations, clocksource, emulation, hardware counters and the
- * exact command line.  Recorded with every result.
+ * The environment a measurement was taken in: CPU, kernel, mitigations,
+ * clocksource, emulation, hardware counters and the exact command line.
+ * Recorded with every result, since a latency means little without the
+ * machine and the kernel that gave it.
  */
 #include <dirent.h>
 #include <stdlib.h>
@@ -10,8 +11,23 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "cli.h"
 #include "counters.h"
+#include "env.h"
+#include "json.h"
+
+static int cmd_argc;
+static char **cmd_argv;
+
+void env_set_command(int argc, char **argv)
+{
+	/* A copy: getopt_long() reorders the array the subcommands parse. */
+	cmd_argv = malloc(((size_t)argc + 1) * sizeof(*cmd_argv));
+	if (!cmd_argv)
+		cmd_argv = argv;
+	else
+		memcpy(cmd_argv, argv, ((size_t)argc + 1) * sizeof(*cmd_argv));
+	cmd_argc = argc;
+}
 
 static void read_line(const char *path, char *buf, size_t len)
 {
@@ -147,9 +163,9 @@ void env_print_json(FILE *f)
 		env_perf_counters_available() ? "true" : "false");
 	print_vulnerabilities(f);
 	fprintf(f, ", \"command\": [");
-	for (i = 0; i < cli_argc; i++) {
+	for (i = 0; i < cmd_argc; i++) {
 		fprintf(f, "%s", i ? ", " : "");
-		json_string(f, cli_argv[i]);
+		json_string(f, cmd_argv[i]);
 	}
 	fprintf(f, "]}");
 }

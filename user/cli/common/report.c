@@ -2,13 +2,14 @@
 /*
  * The figures of a set of samples, in one shape for every command that
  * measures (wsc klat, wsc bench): the same columns in a table, the same
- * keys in JSON, each as raw and net of the clock's cost (METHOD.md,
- * rule 1).  The figures themselves come from wsc_summary.h.
+ * keys in JSON, each as raw and net of the clock's cost (a figure net of
+ * the clock says what the measured code costs, a raw one what a program
+ * pays; both are kept).  The figures themselves come from wsc_summary.h.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "report.h"
 
 uint64_t sub_floor(uint64_t a, uint64_t b)
 {

@@ -10,14 +10,21 @@
 #include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
 
-#include "bench.h"
-#include "cli.h"
+#include "cmd_cp.h"
+#include "common/args.h"
+#include "common/clock.h"
+#include "common/counters.h"
+#include "common/cpu.h"
+#include "common/csv.h"
+#include "common/env.h"
 #include "cp_session.h"
+#include "libwsc.h"
 
 #define CP_DEFAULT_N		100
 #define CP_DEFAULT_SIZE		4096
@@ -489,7 +496,7 @@ int cmd_cp(int argc, char **argv)
 		csv_abort(&csv);
 		return 1;
 	}
-	c.s.clock_ps = bench_clock_ps();
+	c.s.clock_ps = clock_cost_ps();
 	c.s.quiet_keep = c.json;
 	if (c.sweep) {
 		ret = cp_sweep(&c, &csv);

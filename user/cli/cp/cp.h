@@ -3,22 +3,28 @@
  * wsc cp: N cp transactions (open, open, read, write, close, close) run by
  * the WSC paper's five programs and four of ours, timed by portion.
  *
+ *   cp_names.c     the programs', the calls' and the portions' names
  *   cp_files.c     the scratch folder: sources, destinations, verification
+ *   cp_txn.c       the marks and the judging of results every program shares
  *   cp_programs.c  the programs that use plain system calls and libwsc
  *   cp_uring.c     the io_uring program
  *   cp_run.c       repetitions, portions, hardware events, errors
  *   cp_out.c       table, JSON and CSV
  *   cmd_cp.c       the command line and the sweeps
+ *
+ * This header and cp_session.h are the folder's own: the rest of the CLI
+ * sees only cmd_cp.h.
  */
 #ifndef WSC_CP_H
 #define WSC_CP_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
 
-#include "counters.h"
+#include "common/counters.h"
 
 struct wsc_batch;
 struct cp_uring;
@@ -82,6 +88,7 @@ extern const struct cp_portion cp_portions[];
 extern const unsigned int cp_nr_portions;
 extern const char *const cp_program_names[CP_NR_PROGRAMS];
 extern const char *const cp_step_names[CP_NR_STEPS];
+const struct cp_portion *cp_portion_by_number(unsigned int number);
 
 /**
  * struct cp_txn - what became of one transaction in one run
@@ -178,10 +185,12 @@ unsigned int cp_verify(struct cp_work *w, enum cp_program p, FILE *err);
 void cp_discard_failed(struct cp_work *w);
 void cp_remove_copies(struct cp_work *w);
 
-/* cp_programs.c: run program @p once over every transaction. */
+/* cp_txn.c: the marks, and each call's result judged */
 void cp_mark(struct cp_work *w, enum cp_mark m);
 void cp_fail(struct cp_txn *t, enum cp_step step, int err);
 bool cp_judge(struct cp_txn *t, enum cp_step step, int64_t ret);
+
+/* cp_programs.c: run program @p once over every transaction. */
 int cp_run_program(struct cp_work *w, enum cp_program p);
 
 /* cp_uring.c */

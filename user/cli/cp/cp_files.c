@@ -12,7 +12,6 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 
-#include "cli.h"
 #include "cp.h"
 
 static const struct {

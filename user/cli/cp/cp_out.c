@@ -6,7 +6,9 @@
 #include <errno.h>
 #include <string.h>
 
-#include "cli.h"
+#include "common/counters.h"
+#include "common/env.h"
+#include "common/json.h"
 #include "cp_session.h"
 
 static double cp_ratio(const struct cp_session *s, const struct cp_portion *pt,

@@ -87,7 +87,6 @@ int cp_session_run(struct cp_session *s);
 void cp_session_close(struct cp_session *s);
 bool cp_portion_stats(const struct cp_session *s, const struct cp_portion *pt,
 		      struct cp_stat *ns, struct cp_stat ev[COUNTERS_MAX]);
-const struct cp_portion *cp_portion_by_number(unsigned int number);
 
 /* cp_out.c */
 void cp_print_errors(const struct cp_session *s, FILE *f);

@@ -8,7 +8,10 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "cmd_info.h"
+#include "common/args.h"
+#include "common/env.h"
+#include "common/json.h"
 #include "libwsc.h"
 
 static void info_usage(FILE *f)

@@ -21,7 +21,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "cmd_klat.h"
+#include "common/args.h"
+#include "common/cpu.h"
+#include "common/csv.h"
+#include "common/env.h"
+#include "common/json.h"
+#include "common/report.h"
 #include "libwsc.h"
 #include "wsc_experiments.h"
 

@@ -11,13 +11,15 @@
 #include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "cmd_ls.h"
+#include "common/args.h"
 #include "ls.h"
 
 static void ls_usage(FILE *f)

@@ -174,9 +174,6 @@ void ls_format_names(const struct ls_dir *d, struct ls_buf *out);
 int ls_list(struct ls_dir *d, const char *path, enum ls_how how,
 	    bool long_fmt, struct ls_buf *out, uint64_t *stat_ns);
 
-/* CLOCK_MONOTONIC in ns: every time wsc ls reports. */
-uint64_t ls_now_ns(void);
-
 /**
  * struct ls_system - the system's ls, found once before anything is timed
  * @path: its absolute path, found on $PATH

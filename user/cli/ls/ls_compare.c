@@ -21,7 +21,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "common/clock.h"
+#include "common/csv.h"
+#include "common/env.h"
+#include "common/json.h"
 #include "libwsc.h"
 #include "ls.h"
 
@@ -204,14 +207,14 @@ static int ls_run_once(struct ls_run *r, struct ls_folder *f,
 	uint64_t t0;
 	int ret;
 
-	t0 = ls_now_ns();
+	t0 = clock_now_ns();
 	if (v == LS_V_SYSTEM)
 		ret = ls_system_run(&r->sys, f->path, &r->buf[v]);
 	else
 		ret = ls_list(&r->dir, f->path,
 			      v == LS_V_WSC ? LS_WSC : LS_CONVENTIONAL, true,
 			      &r->buf[v], stat_ns);
-	*ns = ls_now_ns() - t0;
+	*ns = clock_now_ns() - t0;
 	if (ret > 0) {
 		/* Timing a listing with holes in it would claim nothing. */
 		ls_dir_report(&r->dir);

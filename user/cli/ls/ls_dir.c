@@ -13,19 +13,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/clock.h"
 #include "libwsc.h"
 #include "ls.h"
 
 /* Big enough that a folder of a few hundred names takes one or two calls. */
 #define LS_DENTS_BUF	32768
-
-uint64_t ls_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 static int ls_dir_add(struct ls_dir *d, const char *name)
 {
@@ -273,10 +266,10 @@ int ls_list(struct ls_dir *d, const char *path, enum ls_how how,
 	if (ret)
 		goto out_batch;
 	if (long_fmt) {
-		t0 = ls_now_ns();
+		t0 = clock_now_ns();
 		ret = ls_dir_stat(d, b);
 		if (stat_ns)
-			*stat_ns = ls_now_ns() - t0;
+			*stat_ns = clock_now_ns() - t0;
 		if (ret < 0)
 			goto out;
 		ls_format_long(d, out);

@@ -20,7 +20,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "cmd_trace.h"
+#include "common/args.h"
+#include "common/clock.h"
+#include "common/csv.h"
 #include "trace.h"
 
 /* How often the end of a trace is looked for. */
@@ -176,14 +179,6 @@ static void trace_catch_signals(void)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-}
-
-static uint64_t trace_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
 static void trace_sleep_ms(unsigned int ms)
@@ -364,7 +359,7 @@ static int trace_wait_end(struct wsc_lat *lat, uint64_t deadline_ns,
 			return err;
 		if (st.state != WSC_TRACE_ACTIVE || trace_signal)
 			return 0;
-		if (deadline_ns && trace_now_ns() >= deadline_ns)
+		if (deadline_ns && clock_now_ns() >= deadline_ns)
 			return 0;
 		if (say_waiting && ++polls == 1000 / TRACE_POLL_MS)
 			fprintf(stderr, "wsc trace: the command has exited; waiting for %u traced task%s still running (Ctrl-C to stop)\n",
@@ -585,7 +580,7 @@ int cmd_trace(int argc, char **argv)
 			fprintf(stderr, "wsc trace: tracing cgroup %s: Ctrl-C to stop\n",
 				cgroup);
 		err = trace_wait_end(lat, o.duration_s ?
-				     trace_now_ns() + o.duration_s * 1000000000ull : 0,
+				     clock_now_ns() + o.duration_s * 1000000000ull : 0,
 				     false);
 		if (err) {
 			fprintf(stderr, "wsc trace: %s: %s\n", strerror(-err),

@@ -10,7 +10,8 @@
 #include <string.h>
 #include <sys/wait.h>
 
-#include "cli.h"
+#include "common/env.h"
+#include "common/json.h"
 #include "trace.h"
 
 #define HIST_BAR	40	/* the longest histogram bar, in '#' */
