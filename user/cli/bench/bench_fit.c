@@ -374,7 +374,8 @@ out_csv:
 	return ret;
 }
 
-int bench_fit(int argc, char **argv)
+/* 0: run; -1: done, exit 0 (--help); else the exit code. */
+static int fit_parse(struct fit_opts *o, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "iters", required_argument, NULL, 'n' },
@@ -384,29 +385,28 @@ int bench_fit(int argc, char **argv)
 		{ "help",  no_argument,       NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct fit_opts o = { .iters = FIT_DEFAULT_ITERS };
 	int c;
 
 	while ((c = getopt_long(argc, argv, "n:c:jh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'n':
 			if (parse_u64("--iters", optarg, FIT_BLOCK,
-				      FIT_MAX_ITERS, &o.iters))
+				      FIT_MAX_ITERS, &o->iters))
 				goto usage;
 			break;
 		case 'c':
-			if (parse_cpu("--cpu", optarg, &o.cpu))
+			if (parse_cpu("--cpu", optarg, &o->cpu))
 				goto usage;
 			break;
 		case 'j':
-			o.json = true;
+			o->json = true;
 			break;
 		case 'C':
-			o.csv = optarg;
+			o->csv = optarg;
 			break;
 		case 'h':
 			fit_usage(stdout);
-			return 0;
+			return -1;
 		default:
 			goto usage;
 		}
@@ -415,9 +415,19 @@ int bench_fit(int argc, char **argv)
 		usage_error("bench fit", "unexpected argument '%s'", argv[optind]);
 		return EXIT_USAGE;
 	}
-	return bench_fit_run(&o);
+	return 0;
 
 usage:
 	fit_usage(stderr);
 	return EXIT_USAGE;
+}
+
+int bench_fit(int argc, char **argv)
+{
+	struct fit_opts o = { .iters = FIT_DEFAULT_ITERS };
+	int ret = fit_parse(&o, argc, argv);
+
+	if (ret)
+		return ret < 0 ? 0 : ret;
+	return bench_fit_run(&o);
 }

@@ -378,7 +378,8 @@ static int bench_set_cpus(struct bench_cmd *b, const char *arg)
 	return 0;
 }
 
-int cmd_bench(int argc, char **argv)
+/* 0: run; -1: done, exit 0 (--help); else the exit code. */
+static int bench_cmd_parse(struct bench_cmd *b, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "iters", required_argument, NULL, 'n' },
@@ -392,6 +393,79 @@ int cmd_bench(int argc, char **argv)
 		{ "help",  no_argument,       NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	uint64_t v;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "n:c:s:jao:lh", opts, NULL)) != -1) {
+		if (c == 'n' || c == 'c' || c == 's')
+			b->has_run_opts = true;
+		switch (c) {
+		case 'n':
+			if (parse_u64("--iters", optarg, 1, BENCH_MAX_ITERS,
+				      &b->o.iters))
+				goto usage;
+			break;
+		case 'c':
+			if (bench_set_cpus(b, optarg))
+				goto usage;
+			break;
+		case 's':
+			if (parse_u64("--size", optarg, 1, BENCH_MAX_SIZE, &v))
+				goto usage;
+			b->o.size = (size_t)v;
+			b->has_size = true;
+			break;
+		case 'j':
+			b->o.json = true;
+			break;
+		case 'C':
+			b->o.csv_dir = optarg;
+			break;
+		case 'a':
+			b->all = true;
+			break;
+		case 'o':
+			b->out_dir = optarg;
+			break;
+		case 'l':
+			b->list = true;
+			break;
+		case 'h':
+			bench_usage(stdout);
+			return -1;
+		default:
+			goto usage;
+		}
+	}
+	if (b->all && !b->out_dir)
+		b->out_dir = BENCH_ALL_DIR;
+	return bench_check(b, argc, argv);
+
+usage:
+	bench_usage(stderr);
+	return EXIT_USAGE;
+}
+
+static int bench_cmd_run(const struct bench_cmd *b)
+{
+	int ret;
+
+	if (b->list)
+		return bench_list(b->o.json);
+	ret = pin_to_cpu(b->o.cpu);
+	if (ret)
+		return bench_bad("cannot pin to CPU %d: %s", b->o.cpu,
+				 strerror(-ret));
+	/* Last of the checks: a refused command makes no folder. */
+	if (b->all && check_dir("--out", b->out_dir))
+		return EXIT_USAGE;
+	if (b->o.csv_dir && check_dir("--csv", b->o.csv_dir))
+		return EXIT_USAGE;
+	return b->all ? bench_all(b) : bench_one(b);
+}
+
+int cmd_bench(int argc, char **argv)
+{
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	struct bench_cmd b = {
 		.o = {
@@ -400,73 +474,13 @@ int cmd_bench(int argc, char **argv)
 			.partner = ncpu > 1 ? 1 : 0,
 		},
 	};
-	uint64_t v;
-	int c, ret;
+	int ret;
 
 	/* "wsc bench fit ..." has options of its own. */
 	if (argc > 1 && !strcmp(argv[1], "fit"))
 		return bench_fit(argc - 1, argv + 1);
-
-	while ((c = getopt_long(argc, argv, "n:c:s:jao:lh", opts, NULL)) != -1) {
-		if (c == 'n' || c == 'c' || c == 's')
-			b.has_run_opts = true;
-		switch (c) {
-		case 'n':
-			if (parse_u64("--iters", optarg, 1, BENCH_MAX_ITERS,
-				      &b.o.iters))
-				goto usage;
-			break;
-		case 'c':
-			if (bench_set_cpus(&b, optarg))
-				goto usage;
-			break;
-		case 's':
-			if (parse_u64("--size", optarg, 1, BENCH_MAX_SIZE, &v))
-				goto usage;
-			b.o.size = (size_t)v;
-			b.has_size = true;
-			break;
-		case 'j':
-			b.o.json = true;
-			break;
-		case 'C':
-			b.o.csv_dir = optarg;
-			break;
-		case 'a':
-			b.all = true;
-			break;
-		case 'o':
-			b.out_dir = optarg;
-			break;
-		case 'l':
-			b.list = true;
-			break;
-		case 'h':
-			bench_usage(stdout);
-			return 0;
-		default:
-			goto usage;
-		}
-	}
-	if (b.all && !b.out_dir)
-		b.out_dir = BENCH_ALL_DIR;
-	ret = bench_check(&b, argc, argv);
+	ret = bench_cmd_parse(&b, argc, argv);
 	if (ret)
-		return ret;
-	if (b.list)
-		return bench_list(b.o.json);
-	ret = pin_to_cpu(b.o.cpu);
-	if (ret)
-		return bench_bad("cannot pin to CPU %d: %s", b.o.cpu,
-				 strerror(-ret));
-	/* Last of the checks: a refused command makes no folder. */
-	if (b.all && check_dir("--out", b.out_dir))
-		return EXIT_USAGE;
-	if (b.o.csv_dir && check_dir("--csv", b.o.csv_dir))
-		return EXIT_USAGE;
-	return b.all ? bench_all(&b) : bench_one(&b);
-
-usage:
-	bench_usage(stderr);
-	return EXIT_USAGE;
+		return ret < 0 ? 0 : ret;
+	return bench_cmd_run(&b);
 }

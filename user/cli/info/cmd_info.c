@@ -32,29 +32,28 @@ static void flags_text(unsigned int flags, char *buf, size_t len)
 		snprintf(buf, len, "-");
 }
 
-int cmd_info(int argc, char **argv)
+struct info_opts {
+	bool json;
+};
+
+/* 0: run; -1: done, exit 0 (--help); else the exit code. */
+static int info_parse(struct info_opts *o, int argc, char **argv)
 {
-	struct utsname uts;
-	bool rt = env_preempt_rt();
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct wsc_call_info ci;
-	struct wsc_version v;
-	bool json = false;
-	unsigned int i;
-	int fd, c, ret;
+	int c;
 
 	while ((c = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
-			json = true;
+			o->json = true;
 			break;
 		case 'h':
 			info_usage(stdout);
-			return 0;
+			return -1;
 		default:
 			info_usage(stderr);
 			return EXIT_USAGE;
@@ -64,6 +63,18 @@ int cmd_info(int argc, char **argv)
 		usage_error("info", "unexpected argument '%s'", argv[optind]);
 		return EXIT_USAGE;
 	}
+	return 0;
+}
+
+static int info_run(const struct info_opts *o)
+{
+	struct utsname uts;
+	bool rt = env_preempt_rt();
+	struct wsc_call_info ci;
+	struct wsc_version v;
+	bool json = o->json;
+	unsigned int i;
+	int fd, ret;
 
 	fd = wsc_device_open();
 	if (fd < 0) {
@@ -131,4 +142,14 @@ int cmd_info(int argc, char **argv)
 		printf("]}\n");
 	close(fd);
 	return 0;
+}
+
+int cmd_info(int argc, char **argv)
+{
+	struct info_opts o = { 0 };
+	int ret = info_parse(&o, argc, argv);
+
+	if (ret)
+		return ret < 0 ? 0 : ret;
+	return info_run(&o);
 }

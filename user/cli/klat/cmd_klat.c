@@ -339,7 +339,7 @@ static int klat_write_csv(struct wsc_lat *lat, FILE *f, const char *path,
 	return 0;
 }
 
-static int klat_run(const struct klat_opts *o)
+static int klat_experiment(const struct klat_opts *o)
 {
 	struct wsc_lat_stats st;
 	struct wsc_lat *lat;
@@ -478,7 +478,8 @@ static int klat_print_list(bool json)
 	return 0;
 }
 
-int cmd_klat(int argc, char **argv)
+/* 0: run; -1: done, exit 0 (--help); else the exit code. */
+static int klat_parse(struct klat_opts *o, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "iters", required_argument, NULL, 'n' },
@@ -489,37 +490,36 @@ int cmd_klat(int argc, char **argv)
 		{ "help",  no_argument,       NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct klat_opts o = { .action = KLAT_RUN };
 	bool list = false, has_iters = false, has_cpus = false;
 	const char *what, *name = NULL;
 	uint64_t v;
-	int c, ret;
+	int c;
 
 	while ((c = getopt_long(argc, argv, "n:c:jlh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'n':
 			if (parse_u64("--iters", optarg, 1, WSC_LAT_MAX_ITERATIONS, &v))
 				goto usage;
-			o.iters = (uint32_t)v;
+			o->iters = (uint32_t)v;
 			has_iters = true;
 			break;
 		case 'c':
-			if (klat_parse_cpus(optarg, &o))
+			if (klat_parse_cpus(optarg, o))
 				goto usage;
 			has_cpus = true;
 			break;
 		case 'j':
-			o.json = true;
+			o->json = true;
 			break;
 		case 'C':
-			o.csv = optarg;
+			o->csv = optarg;
 			break;
 		case 'l':
 			list = true;
 			break;
 		case 'h':
 			klat_usage(stdout);
-			return 0;
+			return -1;
 		default:
 			goto usage;
 		}
@@ -528,48 +528,64 @@ int cmd_klat(int argc, char **argv)
 	if (list) {
 		if (optind != argc)
 			return klat_bad("unexpected argument '%s'", argv[optind]);
-		if (has_iters || has_cpus || o.csv)
+		if (has_iters || has_cpus || o->csv)
 			return klat_bad("--list takes no other option than --json");
-		return klat_print_list(o.json);
+		o->action = KLAT_LIST;
+		return 0;
 	}
 	if (optind >= argc)
 		return klat_bad("which experiment? (wsc klat --list)");
 	what = argv[optind++];
 	if (!strcmp(what, "show")) {
-		o.action = KLAT_SHOW;
+		o->action = KLAT_SHOW;
 	} else if (!strcmp(what, "reset")) {
-		o.action = KLAT_RESET;
+		o->action = KLAT_RESET;
 	} else {
 		name = what;
 	}
-	if (o.action != KLAT_RUN && optind < argc)
+	if (o->action != KLAT_RUN && optind < argc)
 		name = argv[optind++];
 	if (optind < argc)
 		return klat_bad("unexpected argument '%s'", argv[optind]);
 	if (name) {
-		o.exp = klat_find(name);
-		if (!o.exp)
+		o->exp = klat_find(name);
+		if (!o->exp)
 			return klat_bad("unknown experiment '%s' (wsc klat --list)", name);
 	}
 
-	switch (o.action) {
-	case KLAT_RUN:
-		ret = klat_check_cpus(&o);
-		if (ret)
-			return ret;
-		return klat_run(&o);
-	case KLAT_SHOW:
-	case KLAT_RESET:
-		if (has_iters || has_cpus || o.csv)
-			return klat_bad("--iters, --cpus and --csv go with a run, not '%s'", what);
-		if (o.action == KLAT_RESET && o.json)
-			return klat_bad("reset prints nothing: no --json");
-		return o.action == KLAT_SHOW ? klat_show(&o) : klat_reset(&o);
-	default:
-		break;
-	}
+	if (o->action == KLAT_RUN)
+		return klat_check_cpus(o);
+	if (has_iters || has_cpus || o->csv)
+		return klat_bad("--iters, --cpus and --csv go with a run, not '%s'", what);
+	if (o->action == KLAT_RESET && o->json)
+		return klat_bad("reset prints nothing: no --json");
+	return 0;
 
 usage:
 	fprintf(stderr, "Try 'wsc klat --help'.\n");
 	return EXIT_USAGE;
+}
+
+static int klat_run(const struct klat_opts *o)
+{
+	switch (o->action) {
+	case KLAT_LIST:
+		return klat_print_list(o->json);
+	case KLAT_SHOW:
+		return klat_show(o);
+	case KLAT_RESET:
+		return klat_reset(o);
+	default:
+		return klat_experiment(o);
+	}
+}
+
+int cmd_klat(int argc, char **argv)
+{
+	struct klat_opts o = { .action = KLAT_RUN };
+	int ret = klat_parse(&o, argc, argv);
+
+	if (ret)
+		return ret < 0 ? 0 : ret;
+	return klat_run(&o);
 }

@@ -111,7 +111,22 @@ out:
 	return ret ? 1 : 0;
 }
 
-int cmd_ls(int argc, char **argv)
+/**
+ * struct ls_opts - what wsc ls was asked
+ * @long_fmt, @conventional: -l, --conventional
+ * @compare: --compare, with its options in @co
+ * @dir:     the folder to list, without --compare
+ */
+struct ls_opts {
+	bool long_fmt;
+	bool conventional;
+	bool compare;
+	const char *dir;
+	struct ls_compare_opts co;
+};
+
+/* 0: run; -1: done, exit 0 (--help); else the exit code. */
+static int ls_parse(struct ls_opts *o, int argc, char **argv)
 {
 	enum { OPT_CONV = 256, OPT_COMPARE, OPT_CSV, OPT_DIR, OPT_KEEP };
 	static const struct option opts[] = {
@@ -126,8 +141,7 @@ int cmd_ls(int argc, char **argv)
 		{ "help",         no_argument,       NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct ls_compare_opts co = { .reps = LS_DEFAULT_REPS };
-	bool long_fmt = false, conventional = false, compare = false;
+	struct ls_compare_opts *co = &o->co;
 	bool has_reps = false;
 	uint64_t v;
 	int c;
@@ -135,67 +149,85 @@ int cmd_ls(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "lr:jh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'l':
-			long_fmt = true;
+			o->long_fmt = true;
 			break;
 		case OPT_CONV:
-			conventional = true;
+			o->conventional = true;
 			break;
 		case OPT_COMPARE:
-			compare = true;
+			o->compare = true;
 			break;
 		case 'r':
 			if (parse_u64("--repetitions", optarg, 1, LS_MAX_REPS, &v))
 				goto usage;
-			co.reps = (unsigned int)v;
+			co->reps = (unsigned int)v;
 			has_reps = true;
 			break;
 		case 'j':
-			co.json = true;
+			co->json = true;
 			break;
 		case OPT_CSV:
-			co.csv = optarg;
+			co->csv = optarg;
 			break;
 		case OPT_DIR:
-			co.scratch = optarg;
+			co->scratch = optarg;
 			break;
 		case OPT_KEEP:
-			co.keep = true;
+			co->keep = true;
 			break;
 		case 'h':
 			ls_usage(stdout);
-			return 0;
+			return -1;
 		default:
 			goto usage;
 		}
 	}
-	/* ls's times and ours must be in one zone, read once. */
-	tzset();
 
-	if (!compare) {
-		if (has_reps || co.json || co.csv || co.scratch || co.keep)
+	if (!o->compare) {
+		if (has_reps || co->json || co->csv || co->scratch || co->keep)
 			return ls_bad("-r, --json, --csv, --dir and --keep go with --compare");
 		if (optind >= argc)
 			return ls_bad("which folder?");
 		if (optind + 1 != argc)
 			return ls_bad("one folder at a time: unexpected '%s'",
 				      argv[optind + 1]);
-		return ls_plain(argv[optind], long_fmt,
-				conventional ? LS_CONVENTIONAL : LS_WSC);
+		o->dir = argv[optind];
+		return 0;
 	}
-	if (long_fmt || conventional)
+	if (o->long_fmt || o->conventional)
 		return ls_bad("--compare times the long listing both ways: no %s",
-			      long_fmt ? "-l" : "--conventional");
+			      o->long_fmt ? "-l" : "--conventional");
 	if (optind < argc) {
-		if (co.scratch || co.keep)
+		if (co->scratch || co->keep)
 			return ls_bad("--dir and --keep go with the folders --compare makes, not with DIR");
-		co.dirs = argv + optind;
-		co.nr_dirs = (unsigned int)(argc - optind);
-	} else if (co.scratch && ls_check_scratch(co.scratch)) {
+		co->dirs = argv + optind;
+		co->nr_dirs = (unsigned int)(argc - optind);
+	} else if (co->scratch && ls_check_scratch(co->scratch)) {
 		return EXIT_USAGE;
 	}
-	return ls_compare(&co);
+	return 0;
 
 usage:
 	fprintf(stderr, "Try 'wsc ls --help'.\n");
 	return EXIT_USAGE;
+}
+
+static int ls_run(const struct ls_opts *o)
+{
+	/* ls's times and ours must be in one zone, read once. */
+	tzset();
+	if (!o->compare)
+		return ls_plain(o->dir, o->long_fmt,
+				o->conventional ? LS_CONVENTIONAL : LS_WSC);
+	return ls_compare(&o->co);
+}
+
+int cmd_ls(int argc, char **argv)
+{
+	struct ls_opts o = { .co = { .reps = LS_DEFAULT_REPS } };
+	int ret = ls_parse(&o, argc, argv);
+
+	if (ret)
+		return ret < 0 ? 0 : ret;
+	return ls_run(&o);
 }
