@@ -2,8 +2,8 @@
 /*
  * sem and futex: how long a wake-up takes, from a timestamp the waker
  * records just before sem_post() or FUTEX_WAKE to one the woken thread
- * records when its wait returns, both on CLOCK_MONOTONIC (METHOD.md,
- * rule 2).  Nothing sleeps inside the interval: the waker only wakes a
+ * records when its wait returns, both on CLOCK_MONOTONIC (one clock that
+ * every CPU reads alike, so the two timestamps compare).  Nothing sleeps inside the interval: the waker only wakes a
  * thread that has gone to sleep, which it learns from the thread's
  * /proc status (state S, and a voluntary context switch since it said
  * it would wait), untimed.  The two threads are pinned to two CPUs.

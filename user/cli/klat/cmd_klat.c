@@ -4,8 +4,9 @@
  * (include/wsc_experiments.h) over the "syscall_lat" netlink family and
  * reports the statistics of its raw samples, computed in the kernel by
  * the same code libwsc runs (wsc_summary.h): one table shape for every
- * experiment, raw and net of the clock's own cost (METHOD.md, rule 1),
- * or one JSON object; the raw samples as CSV on request.
+ * experiment, raw and net of the clock's own cost (the clock is read
+ * inside every sample, so its cost is in every raw figure), or one JSON
+ * object; the raw samples as CSV on request.
  *
  *   wsc klat <experiment> [--iters N] [--cpus A[,B]] [--csv FILE] [--json]
  *   wsc klat show [<experiment>] [--json]
