@@ -3,7 +3,6 @@
  * wsc: batch and measure system calls.  A table of subcommands.
  */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "bench/cmd_bench.h"

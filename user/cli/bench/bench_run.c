@@ -15,12 +15,8 @@
  */
 #include <errno.h>
 #include <liburing.h>
-#include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "bench.h"
 #include "common/clock.h"
