@@ -39,8 +39,13 @@ URING_LIBS = $(shell $(PKG_CONFIG) --libs liburing)
 B := build
 LIB_SRCS := $(wildcard user/lib/*.c)
 LIB_OBJS := $(LIB_SRCS:user/lib/%.c=$(B)/lib/%.o)
-CLI_SRCS := $(wildcard user/cli/*.c)
+# The CLI: main.c, common/ and one folder per subcommand (see
+# tools/check-layers).  Everything but main.o goes into an archive that
+# the CLI and the tests link, so a test takes the objects it needs.
+CLI_SRCS := $(wildcard user/cli/*.c user/cli/*/*.c)
 CLI_OBJS := $(CLI_SRCS:user/cli/%.c=$(B)/cli/%.o)
+CLI_MAIN_OBJ := $(B)/cli/main.o
+CLI_ARCHIVE := $(B)/libwsc-cli.a
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/unit/%)
 VM_SRCS := $(wildcard tests/vm/t_*.c)
@@ -62,7 +67,7 @@ msg = @printf '  %-7s %s\n' $(1) $(2)
 endif
 
 .PHONY: all module user clean check check-kernels demo deps deps-base \
-	install unit vmtest bench style help
+	install unit vmtest bench style help layers
 
 all: module user
 
@@ -78,10 +83,15 @@ module:
 user: $(STATIC_LIB) $(SHARED_LIB) $(B)/libwsc.pc $(CLI) $(UNIT_BINS) $(VM_BINS) \
 	$(VM_TOOLS)
 
-$(B)/lib/%.o: user/lib/%.c $(wildcard user/lib/*.h user/include/*.h include/*.h include/uapi/linux/*.h)
+# Every userspace object and test also writes the headers it was built
+# from (-MMD, to X.d beside X.o, or X.d beside a test binary X); -MP adds
+# an empty rule per header, so that removing one breaks no build.
+DEPFLAGS := -MMD -MP
+
+$(B)/lib/%.o: user/lib/%.c
 	$(call msg,CC,$<)
 	$(Q)mkdir -p $(dir $@)
-	$(Q)$(CC) $(CFLAGS) $(WSC_CFLAGS) $(NL_CFLAGS) -fPIC -c -o $@ $<
+	$(Q)$(CC) $(CFLAGS) $(WSC_CFLAGS) $(DEPFLAGS) $(NL_CFLAGS) -fPIC -c -o $@ $<
 
 $(STATIC_LIB): $(LIB_OBJS)
 	$(call msg,AR,$@)
@@ -100,61 +110,62 @@ $(B)/libwsc.pc: user/lib/libwsc.pc.in VERSION
 	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
 		-e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' $< > $@
 
-$(B)/cli/%.o: user/cli/%.c $(wildcard user/cli/*.h user/include/*.h include/*.h include/uapi/linux/*.h)
+# A file of the CLI includes another folder's header by its path from
+# user/cli ("common/clock.h"), its own folder's by name.
+$(B)/cli/%.o: user/cli/%.c
 	$(call msg,CC,$<)
 	$(Q)mkdir -p $(dir $@)
-	$(Q)$(CC) $(CFLAGS) $(WSC_CFLAGS) $(NL_CFLAGS) -Iuser/cli -c -o $@ $<
+	$(Q)$(CC) $(CFLAGS) $(WSC_CFLAGS) $(DEPFLAGS) $(NL_CFLAGS) -Iuser/cli -c -o $@ $<
 
-$(CLI): $(CLI_OBJS) $(STATIC_LIB)
+$(CLI_ARCHIVE): $(filter-out $(CLI_MAIN_OBJ),$(CLI_OBJS))
+	$(call msg,AR,$@)
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
+
+$(CLI): $(CLI_MAIN_OBJ) $(CLI_ARCHIVE) $(STATIC_LIB)
 	$(call msg,LD,$@)
-	$(Q)$(CC) -o $@ $(CLI_OBJS) $(STATIC_LIB) $(NL_LIBS) $(URING_LIBS) -lm -lpthread
+	$(Q)$(CC) -o $@ $(CLI_MAIN_OBJ) $(CLI_ARCHIVE) $(STATIC_LIB) $(NL_LIBS) \
+		$(URING_LIBS) -lm -lpthread
 
-$(B)/tests/unit/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(STATIC_LIB)
+# Tests link the CLI's archive too: those that test the CLI's pieces
+# (test_trace, t_counters) take their objects from it.
+$(B)/tests/unit/%: tests/unit/%.c $(CLI_ARCHIVE) $(STATIC_LIB)
 	$(call msg,CC,$<)
 	$(Q)mkdir -p $(dir $@)
-	$(Q)$(CC) $(CFLAGS) $(WSC_CFLAGS) $(NL_CFLAGS) -o $@ $< $(STATIC_LIB) \
-		$(NL_LIBS) -lcmocka -lm
+	$(Q)$(CC) $(CFLAGS) $(WSC_CFLAGS) $(DEPFLAGS) $(NL_CFLAGS) -Iuser/cli \
+		-o $@ $< $(CLI_ARCHIVE) $(STATIC_LIB) $(NL_LIBS) -lcmocka -lm
 
-$(B)/tests/vm/%: tests/vm/%.c $(wildcard tests/vm/*.h) $(STATIC_LIB)
+$(B)/tests/vm/%: tests/vm/%.c $(CLI_ARCHIVE) $(STATIC_LIB)
 	$(call msg,CC,$<)
 	$(Q)mkdir -p $(dir $@)
-	$(Q)$(CC) $(CFLAGS) $(WSC_CFLAGS) $(NL_CFLAGS) -Itests/vm -o $@ $< \
-		$(STATIC_LIB) $(NL_LIBS) -lm -lpthread
-
-# t_counters tests the CLI's perf counter groups, so it links their object.
-$(B)/tests/vm/t_counters: tests/vm/t_counters.c $(wildcard tests/vm/*.h) \
-		user/cli/counters.h $(B)/cli/counters.o
-	$(call msg,CC,$<)
-	$(Q)mkdir -p $(dir $@)
-	$(Q)$(CC) $(CFLAGS) $(WSC_CFLAGS) -Itests/vm -Iuser/cli -o $@ $< \
-		$(B)/cli/counters.o
+	$(Q)$(CC) $(CFLAGS) $(WSC_CFLAGS) $(DEPFLAGS) $(NL_CFLAGS) -Itests/vm \
+		-Iuser/cli -o $@ $< $(CLI_ARCHIVE) $(STATIC_LIB) $(NL_LIBS) \
+		-lm -lpthread
 
 # The trace tests' workload: known call counts per task.
 $(B)/tests/vm/wl_calls: tests/vm/wl_calls.c
 	$(call msg,CC,$<)
 	$(Q)mkdir -p $(dir $@)
-	$(Q)$(CC) $(CFLAGS) $(WSC_CFLAGS) -o $@ $< -lpthread
+	$(Q)$(CC) $(CFLAGS) $(WSC_CFLAGS) $(DEPFLAGS) -o $@ $< -lpthread
 
 # wsc trace names system calls as this system's uapi header does: the
-# table is generated, and only trace_names.o looks in build/gen for it.
+# table is generated, and only trace/trace_names.o looks in build/gen for it.
 SYSCALL_HEADER ?= /usr/include/x86_64-linux-gnu/asm/unistd_64.h
 $(B)/gen/syscall_names.h: tools/gen-syscall-names $(SYSCALL_HEADER)
 	$(call msg,GEN,$@)
 	$(Q)mkdir -p $(dir $@)
 	$(Q)tools/gen-syscall-names $(SYSCALL_HEADER) > $@.tmp && mv $@.tmp $@
-$(B)/cli/trace_names.o: $(B)/gen/syscall_names.h
-$(B)/cli/trace_names.o: WSC_CFLAGS += -I$(B)/gen
+$(B)/cli/trace/trace_names.o: $(B)/gen/syscall_names.h
+$(B)/cli/trace/trace_names.o: WSC_CFLAGS += -I$(B)/gen
 
-# test_trace tests wsc trace's names, figures and output, so it links
-# their objects, and env.o with what it needs for the JSON's environment.
-TRACE_TEST_OBJS := $(addprefix $(B)/cli/,trace_names.o trace_stats.o \
-	trace_out.o env.o args.o counters.o)
-$(B)/tests/unit/test_trace: tests/unit/test_trace.c user/cli/trace.h \
-		$(TRACE_TEST_OBJS)
-	$(call msg,CC,$<)
-	$(Q)mkdir -p $(dir $@)
-	$(Q)$(CC) $(CFLAGS) $(WSC_CFLAGS) $(NL_CFLAGS) -Iuser/cli -o $@ $< \
-		$(TRACE_TEST_OBJS) -lcmocka -lm
+# The headers each object and test was built from (see DEPFLAGS).
+-include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(UNIT_BINS:=.d) \
+	$(VM_BINS:=.d) $(VM_TOOLS:=.d)
+
+# No cycle between the files of libwsc and the CLI, no leak between the
+# CLI's layers: the graphs and the verdict (tests/tools/test_layers runs
+# the same check in make check).
+layers: $(LIB_OBJS) $(CLI_OBJS)
+	$(Q)tools/check-layers --graph --lib user/lib=$(B)/lib --cli user/cli=$(B)/cli
 
 # Everything, every kernel of the matrix and the Debian 13 root included;
 # deps-base only what the default kernel's checks need.

@@ -2,7 +2,7 @@
 /*
  * wsc trace's pure logic on the host: system call names and groups, the
  * figures from the log-linear buckets, the order of the rows, and the
- * table, JSON and CSV it prints (user/cli/trace_*.c).
+ * table, JSON and CSV it prints (user/cli/trace/trace_*.c).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,13 +13,7 @@
 #include <sys/wait.h>
 #include <cmocka.h>
 
-#include "cli.h"
-#include "trace.h"
-
-/* env_print_json() prints the command line; main.c, which sets it, is not
- * linked here. */
-int cli_argc;
-char **cli_argv;
+#include "trace/trace.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 

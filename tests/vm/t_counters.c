@@ -9,7 +9,7 @@
 #include <sys/mman.h>
 
 #include "harness.h"
-#include "counters.h"
+#include "common/counters.h"
 
 static const struct counter_event sw[] = {
 	{ "task-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK },

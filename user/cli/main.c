@@ -3,11 +3,23 @@
  * wsc: batch and measure system calls.  A table of subcommands.
  */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "bench/cmd_bench.h"
+#include "common/args.h"
+#include "common/env.h"
+#include "cp/cmd_cp.h"
+#include "info/cmd_info.h"
+#include "klat/cmd_klat.h"
+#include "ls/cmd_ls.h"
+#include "trace/cmd_trace.h"
 #include "libwsc.h"
+
+struct wsc_cmd {
+	const char *name;
+	const char *summary;
+	int (*run)(int argc, char **argv);
+};
 
 static const struct wsc_cmd wsc_cmds[] = {
 	{ "info",  "show the loaded module's ABI, limits and allowlist", cmd_info },
@@ -34,23 +46,12 @@ static void wsc_usage(FILE *f)
 		   "  -V, --version  show the version\n");
 }
 
-int cli_argc;
-char **cli_argv;
-
 int main(int argc, char **argv)
 {
 	size_t i;
 
-	/*
-	 * The environment record keeps the command line as typed: a copy,
-	 * since getopt_long() reorders the array the subcommands parse.
-	 */
-	cli_argc = argc;
-	cli_argv = malloc(((size_t)argc + 1) * sizeof(*cli_argv));
-	if (!cli_argv)
-		cli_argv = argv;
-	else
-		memcpy(cli_argv, argv, ((size_t)argc + 1) * sizeof(*cli_argv));
+	/* The environment record keeps the command line as typed. */
+	env_set_command(argc, argv);
 	if (argc < 2) {
 		wsc_usage(stderr);
 		return EXIT_USAGE;

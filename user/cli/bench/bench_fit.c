@@ -1,0 +1,433 @@
+// SPDX-License-Identifier: MIT
+/*
+ * wsc bench fit: what one kernel entry costs, plain against wrapped, as a
+ * fixed part and a part per call (the line through the batch sizes).
+ *
+ * Two calls: the mechanism alone (an unimplemented system call number,
+ * which returns ENOSYS, against the wrapped no-op) and getpid.  For each,
+ * the plain system call and the wrapped one at several batch sizes run
+ * interleaved in one process on one pinned CPU.  Every sample times a
+ * block of FIT_BLOCK calls and divides, so that the clock's own cost
+ * (reported beside the results) is spread thin; the clock is not
+ * subtracted.  The wrapped variants submit prebuilt entries with the
+ * ioctl itself: this measures the mechanism, not the batch builder.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "common/args.h"
+#include "common/clock.h"
+#include "common/cpu.h"
+#include "common/csv.h"
+#include "common/env.h"
+#include "common/progress.h"
+#include "libwsc.h"
+
+/* Calls per sample; also the largest batch. */
+#define FIT_BLOCK		64
+/* A number no kernel implements: the plain call returns ENOSYS at once. */
+#define FIT_ENOSYS_NR		1023
+#define FIT_DEFAULT_ITERS	1000000
+#define FIT_MAX_ITERS		1000000000ull
+
+static const unsigned int fit_sizes[] = { 1, 2, 4, 8, 16, 64 };
+#define FIT_NR_SIZES	(sizeof(fit_sizes) / sizeof(fit_sizes[0]))
+/*
+ * Variants: the plain call; the ioctl path alone (an unknown command on
+ * /dev/wsc, the floor under every submission); then one per batch size.
+ */
+enum { V_SYSCALL, V_IOCTL, V_BATCH };
+#define FIT_NR_VARIANTS (V_BATCH + FIT_NR_SIZES)
+/* Answered -ENOTTY by the module after the whole ioctl path. */
+#define FIT_IOCTL_FLOOR	_IO(WSC_IOC_MAGIC, 0x7f)
+
+struct fit_call {
+	const char *name;	/* key in the JSON output */
+	unsigned int plain_nr;	/* what the plain variant calls */
+	unsigned int wrapped_nr;	/* what each wrapped entry runs */
+};
+
+static const struct fit_call fit_calls[] = {
+	{ "nop",    FIT_ENOSYS_NR, WSC_NR_NOP },
+	{ "getpid", SYS_getpid,      SYS_getpid },
+};
+#define FIT_NR_CALLS (sizeof(fit_calls) / sizeof(fit_calls[0]))
+
+struct fit_variant {
+	unsigned int batch;	/* 0 for the plain call */
+	double *samples;	/* ns per call, one per block */
+	size_t n;
+	double median;
+};
+
+struct fit_result {
+	struct fit_variant v[FIT_NR_VARIANTS];
+	double fixed_ns, per_call_ns, speedup, break_even;
+	int fit_error;
+};
+
+struct fit_opts {
+	uint64_t iters;
+	int cpu;
+	bool json;
+	const char *csv;
+};
+
+static void fit_usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: wsc bench fit [options]\n\n"
+		"Time plain system calls against wrapped ones at batch sizes 1, 2, 4, 8, 16\n"
+		"and 64, interleaved in one run, for two calls: the mechanism alone (an\n"
+		"unimplemented system call against the wrapped no-op) and getpid.  Also\n"
+		"times the ioctl path alone (an unknown command), the floor of every batch.\n\n"
+		"  -n, --iters N   calls per variant, %d..%llu (default %d)\n"
+		"  -c, --cpu N     pin to CPU N (default 0)\n"
+		"  -j, --json      print one JSON object instead of the table\n"
+		"      --csv FILE  write every raw sample (ns per call) to FILE\n"
+		"  -h, --help      show this help\n\n"
+		"Needs wsc.ko loaded.  A benchmark, not a test: under emulation only the\n"
+		"ratios between variants of one run carry over.\n",
+		FIT_BLOCK, FIT_MAX_ITERS, FIT_DEFAULT_ITERS);
+}
+
+/* One sample of the plain call: FIT_BLOCK system calls. */
+static double sample_plain(unsigned int nr)
+{
+	uint64_t t0 = clock_now_ns();
+	int i;
+
+	for (i = 0; i < FIT_BLOCK; i++)
+		syscall(nr);
+	return (double)(clock_now_ns() - t0) / FIT_BLOCK;
+}
+
+/* One sample of the ioctl path alone: FIT_BLOCK ioctls that do nothing. */
+static double sample_ioctl_floor(int fd)
+{
+	uint64_t t0 = clock_now_ns();
+	int i;
+
+	for (i = 0; i < FIT_BLOCK; i++)
+		ioctl(fd, FIT_IOCTL_FLOOR, 0);
+	return (double)(clock_now_ns() - t0) / FIT_BLOCK;
+}
+
+/* One sample of a batch size: FIT_BLOCK calls in FIT_BLOCK/size ioctls. */
+static int sample_wrapped(int fd, struct wsc_submit *s, double *out)
+{
+	unsigned int rounds = FIT_BLOCK / s->count, i;
+	uint64_t t0 = clock_now_ns();
+
+	for (i = 0; i < rounds; i++) {
+		int ret = ioctl(fd, WSC_IOC_SUBMIT, s);
+
+		if (ret != (int)s->count)
+			return ret < 0 ? -errno : -EINTR;
+	}
+	*out = (double)(clock_now_ns() - t0) / FIT_BLOCK;
+	return 0;
+}
+
+/* Every wrapped call must have returned what the plain call returns. */
+static int check_results(const struct fit_call *c,
+			 const struct wsc_result *res, unsigned int n)
+{
+	int64_t want = c->wrapped_nr == WSC_NR_NOP ? 0 : getpid();
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		if (res[i].ret != want) {
+			fprintf(stderr, "wsc bench: wrapped %s returned %lld, expected %lld\n",
+				c->name, (long long)res[i].ret, (long long)want);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int fit_one(int fd, const struct fit_call *c, size_t nsamples,
+		     struct fit_result *r)
+{
+	static struct wsc_entry ent[FIT_BLOCK];
+	static struct wsc_result res[FIT_BLOCK];
+	struct wsc_submit sub[FIT_NR_SIZES];
+	size_t warmup = nsamples / 100 + 10, round, i;
+	double x[FIT_NR_SIZES], y[FIT_NR_SIZES];
+
+	memset(ent, 0, sizeof(ent));
+	for (i = 0; i < FIT_BLOCK; i++)
+		ent[i].nr = c->wrapped_nr;
+	for (i = 0; i < FIT_NR_SIZES; i++) {
+		sub[i] = (struct wsc_submit){
+			.entries = (uintptr_t)ent,
+			.results = (uintptr_t)res,
+			.count = fit_sizes[i],
+		};
+	}
+	for (i = 0; i < FIT_NR_VARIANTS; i++) {
+		r->v[i].batch = i >= V_BATCH ? fit_sizes[i - V_BATCH] : 0;
+		r->v[i].n = 0;
+		r->v[i].samples = calloc(nsamples, sizeof(double));
+		if (!r->v[i].samples)
+			return -ENOMEM;
+	}
+
+	/* Round-robin, the starting variant rotating, warm-up discarded. */
+	for (round = 0; round < warmup + nsamples; round++) {
+		for (i = 0; i < FIT_NR_VARIANTS; i++) {
+			size_t v = (round + i) % FIT_NR_VARIANTS;
+			double ns = 0;
+			int ret = 0;
+
+			if (v == V_SYSCALL)
+				ns = sample_plain(c->plain_nr);
+			else if (v == V_IOCTL)
+				ns = sample_ioctl_floor(fd);
+			else
+				ret = sample_wrapped(fd, &sub[v - V_BATCH], &ns);
+			if (ret) {
+				fprintf(stderr, "wsc bench: submit failed: %s\n",
+					strerror(-ret));
+				return ret;
+			}
+			if (round >= warmup)
+				r->v[v].samples[r->v[v].n++] = ns;
+		}
+		progress_line("bench", "fit", round + 1, warmup + nsamples);
+	}
+	if (check_results(c, res, FIT_BLOCK))
+		return -EIO;
+
+	for (i = 0; i < FIT_NR_VARIANTS; i++) {
+		double *copy = malloc(r->v[i].n * sizeof(double));
+
+		if (!copy)
+			return -ENOMEM;
+		memcpy(copy, r->v[i].samples, r->v[i].n * sizeof(double));
+		r->v[i].median = wsc_stats_median(copy, r->v[i].n);
+		free(copy);
+	}
+	/* Cost of one batch = fixed + per_call * size. */
+	for (i = 0; i < FIT_NR_SIZES; i++) {
+		x[i] = fit_sizes[i];
+		y[i] = fit_sizes[i] * r->v[V_BATCH + i].median;
+	}
+	r->fit_error = wsc_stats_fit_line(x, y, FIT_NR_SIZES, &r->fixed_ns,
+					  &r->per_call_ns);
+	r->speedup = r->v[V_SYSCALL].median / r->per_call_ns;
+	r->break_even = r->v[V_SYSCALL].median > r->per_call_ns ?
+			r->fixed_ns / (r->v[V_SYSCALL].median - r->per_call_ns) :
+			INFINITY;
+	return 0;
+}
+
+static void print_table(const struct fit_opts *o, double clock_ns,
+			const struct fit_result *res)
+{
+	size_t c, i;
+
+	printf("# wsc bench fit: %llu calls per variant on CPU %d, %d calls per sample, medians\n",
+	       (unsigned long long)o->iters, o->cpu, FIT_BLOCK);
+	printf("# clock_gettime costs %.1f ns (median of back-to-back pairs), not subtracted\n",
+	       clock_ns);
+	env_print_text(stdout);
+	printf("%-7s %-9s %10s %8s\n", "call", "variant", "ns/call", "vs plain");
+	for (c = 0; c < FIT_NR_CALLS; c++) {
+		const struct fit_result *r = &res[c];
+
+		for (i = 0; i < FIT_NR_VARIANTS; i++) {
+			char name[16];
+
+			if (i == V_SYSCALL)
+				snprintf(name, sizeof(name), "syscall");
+			else if (i == V_IOCTL)
+				snprintf(name, sizeof(name), "ioctl");
+			else
+				snprintf(name, sizeof(name), "batch %u", r->v[i].batch);
+			printf("%-7s %-9s %10.1f %7.2fx\n", fit_calls[c].name,
+			       name, r->v[i].median,
+			       r->v[V_SYSCALL].median / r->v[i].median);
+		}
+		printf("# %s: batch cost = %.1f + %.1f x size ns; speedup per call %.2fx; break-even at %.2f calls\n",
+		       fit_calls[c].name, r->fixed_ns, r->per_call_ns,
+		       r->speedup, r->break_even);
+		printf("# %s: the ioctl path alone costs %.1f ns, %.2fx the plain call\n",
+		       fit_calls[c].name, r->v[V_IOCTL].median,
+		       r->v[V_IOCTL].median / r->v[V_SYSCALL].median);
+	}
+}
+
+static void print_json(const struct fit_opts *o, double clock_ns,
+		       const struct fit_result *res)
+{
+	size_t c, i;
+
+	printf("{\"iters\": %llu, \"cpu\": %d, \"block\": %d, \"clock_ns\": %.2f",
+	       (unsigned long long)o->iters, o->cpu, FIT_BLOCK, clock_ns);
+	for (c = 0; c < FIT_NR_CALLS; c++) {
+		const struct fit_result *r = &res[c];
+
+		printf(", \"%s\": {\"syscall_ns\": %.2f, \"ioctl_ns\": %.2f, "
+		       "\"batched_ns\": {", fit_calls[c].name,
+		       r->v[V_SYSCALL].median, r->v[V_IOCTL].median);
+		for (i = V_BATCH; i < FIT_NR_VARIANTS; i++)
+			printf("%s\"%u\": %.2f", i > V_BATCH ? ", " : "",
+			       r->v[i].batch, r->v[i].median);
+		printf("}, \"fixed_ns\": %.2f, \"per_call_ns\": %.2f, "
+		       "\"speedup\": %.3f, \"break_even\": ",
+		       r->fixed_ns, r->per_call_ns, r->speedup);
+		if (isfinite(r->break_even))
+			printf("%.3f}", r->break_even);
+		else
+			printf("null}");
+	}
+	printf(", \"environment\": ");
+	env_print_json(stdout);
+	printf("}\n");
+}
+
+static const char *const variant_names[] = {
+	[V_SYSCALL] = "syscall", [V_IOCTL] = "ioctl", [V_BATCH] = "wrapped",
+};
+
+/* Raw samples go to FILE.tmp and are renamed at the end: never half a file. */
+static int write_csv(FILE *f, const struct fit_result *res)
+{
+	size_t c, i, k;
+
+	fprintf(f, "call,variant,batch,sample,ns_per_call\n");
+	for (c = 0; c < FIT_NR_CALLS; c++) {
+		for (i = 0; i < FIT_NR_VARIANTS; i++) {
+			const struct fit_variant *v = &res[c].v[i];
+
+			for (k = 0; k < v->n; k++)
+				fprintf(f, "%s,%s,%u,%zu,%.2f\n", fit_calls[c].name,
+					variant_names[i < V_BATCH ? i : V_BATCH],
+					v->batch, k, v->samples[k]);
+		}
+	}
+	return ferror(f) ? -EIO : 0;
+}
+
+static int bench_fit_run(const struct fit_opts *o)
+{
+	struct fit_result res[FIT_NR_CALLS];
+	struct csv_out csv = { NULL };
+	double clock_ns;
+	int fd, ret = 1;
+	size_t c, i;
+
+	memset(res, 0, sizeof(res));
+	if (o->csv) {
+		ret = csv_open(&csv, "bench fit", o->csv);
+		if (ret)
+			return ret;
+		ret = 1;
+	}
+	fd = wsc_device_open();
+	if (fd < 0) {
+		fprintf(stderr, "wsc bench: cannot open /dev/%s: %s (is wsc.ko loaded?)\n",
+			WSC_DEVICE_NAME, strerror(-fd));
+		goto out_csv;
+	}
+	ret = pin_to_cpu(o->cpu);
+	if (ret) {
+		/* An offline CPU, or one outside our cpuset: a bad argument. */
+		usage_error("bench fit", "cannot pin to CPU %d: %s", o->cpu,
+			    strerror(-ret));
+		ret = EXIT_USAGE;
+		goto out_fd;
+	}
+	ret = 1;
+
+	clock_ns = clock_cost_ps() / 1000.0;
+	for (c = 0; c < FIT_NR_CALLS; c++) {
+		if (fit_one(fd, &fit_calls[c], o->iters / FIT_BLOCK, &res[c]))
+			goto out_free;
+	}
+	if (o->json)
+		print_json(o, clock_ns, res);
+	else
+		print_table(o, clock_ns, res);
+
+	ret = 0;
+	if (csv.f)
+		ret = csv_commit(&csv, "bench fit", write_csv(csv.f, res));
+out_free:
+	for (c = 0; c < FIT_NR_CALLS; c++)
+		for (i = 0; i < FIT_NR_VARIANTS; i++)
+			free(res[c].v[i].samples);
+out_fd:
+	close(fd);
+out_csv:
+	csv_abort(&csv);
+	return ret;
+}
+
+/* 0: run; -1: done, exit 0 (--help); else the exit code. */
+static int fit_parse(struct fit_opts *o, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "iters", required_argument, NULL, 'n' },
+		{ "cpu",   required_argument, NULL, 'c' },
+		{ "json",  no_argument,       NULL, 'j' },
+		{ "csv",   required_argument, NULL, 'C' },
+		{ "help",  no_argument,       NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	while ((c = getopt_long(argc, argv, "n:c:jh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'n':
+			if (parse_u64("--iters", optarg, FIT_BLOCK,
+				      FIT_MAX_ITERS, &o->iters))
+				goto usage;
+			break;
+		case 'c':
+			if (parse_cpu("--cpu", optarg, &o->cpu))
+				goto usage;
+			break;
+		case 'j':
+			o->json = true;
+			break;
+		case 'C':
+			o->csv = optarg;
+			break;
+		case 'h':
+			fit_usage(stdout);
+			return -1;
+		default:
+			goto usage;
+		}
+	}
+	if (optind != argc) {
+		usage_error("bench fit", "unexpected argument '%s'", argv[optind]);
+		return EXIT_USAGE;
+	}
+	return 0;
+
+usage:
+	fit_usage(stderr);
+	return EXIT_USAGE;
+}
+
+int bench_fit(int argc, char **argv)
+{
+	struct fit_opts o = { .iters = FIT_DEFAULT_ITERS };
+	int ret = fit_parse(&o, argc, argv);
+
+	if (ret)
+		return ret < 0 ? 0 : ret;
+	return bench_fit_run(&o);
+}

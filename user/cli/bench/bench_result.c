@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: MIT
+/*
+ * A call's result, what both runners fill (bench_run.c for the calls one
+ * thread makes, bench_wake.c for wake-ups between two): its variants,
+ * their samples, and the figures, ratios and counters once the samples
+ * are in.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "common/report.h"
+
+void bench_add_variant(struct bench_result *r, enum bench_mech m,
+		       unsigned int batch)
+{
+	static const char *const prefix[] = {
+		[BENCH_CONVENTIONAL] = "conventional",
+		[BENCH_WRAPPED] = "wrapped",
+		[BENCH_URING] = "io_uring",
+	};
+	struct bench_variant *v = &r->v[r->nr++];
+
+	memset(v, 0, sizeof(*v));
+	v->mech = m;
+	v->batch = batch;
+	if (m == BENCH_CONVENTIONAL)
+		snprintf(v->name, sizeof(v->name), "%s", prefix[m]);
+	else
+		snprintf(v->name, sizeof(v->name), "%s-%u", prefix[m], batch);
+}
+
+/* A hundredth of the run, at least 10 samples, at most 1000. */
+uint64_t bench_warmup(uint64_t iters)
+{
+	uint64_t w = iters / 100;
+
+	return w < 10 ? 10 : w > 1000 ? 1000 : w;
+}
+
+int bench_alloc_samples(struct bench_result *r)
+{
+	unsigned int i;
+
+	for (i = 0; i < r->nr; i++) {
+		r->v[i].ns = malloc(r->iters * sizeof(uint64_t));
+		if (!r->v[i].ns) {
+			fprintf(stderr, "wsc bench: no memory for %llu samples\n",
+				(unsigned long long)r->iters);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+uint64_t bench_net_median(const struct bench_variant *v)
+{
+	return sub_floor(v->sum.median_ps, v->timer_ps);
+}
+
+/* Per-call figures, ratios and counters, once every sample is in. */
+int bench_finish(struct bench_result *r)
+{
+	unsigned int i, k;
+
+	for (i = 0; i < r->nr; i++) {
+		struct bench_variant *v = &r->v[i];
+		struct wsc_summary *s = &v->sum;
+		uint64_t *copy = malloc((v->n + 1) * sizeof(*copy));
+
+		if (!copy)
+			return -ENOMEM;
+		memcpy(copy, v->ns, v->n * sizeof(*copy));
+		wsc_stats_summary(copy, v->n, s);
+		free(copy);
+		/* Every figure of a sample of B calls, over B: exact in ps. */
+		s->mean_ps /= v->batch;
+		s->median_ps /= v->batch;
+		s->stddev_ps /= v->batch;
+		s->min_ps /= v->batch;
+		s->max_ps /= v->batch;
+		s->ci95_lo_ps /= v->batch;
+		s->ci95_hi_ps /= v->batch;
+		s->p50_ps /= v->batch;
+		s->p95_ps /= v->batch;
+		s->p99_ps /= v->batch;
+		v->timer_ps = r->clock_ps / v->batch;
+		v->ratio = r->v[0].sum.median_ps ?
+			   (double)s->median_ps / (double)r->v[0].sum.median_ps :
+			   NAN;
+		v->net_ratio = bench_net_median(&r->v[0]) ?
+			       (double)bench_net_median(v) /
+			       (double)bench_net_median(&r->v[0]) : NAN;
+
+		if (!v->ctr_open)
+			continue;
+		{
+			uint64_t val[COUNTERS_MAX];
+			uint64_t calls = v->n * v->batch;
+
+			if (!calls || counter_group_read(&v->ctr, val,
+							 &v->multiplexed))
+				continue;
+			for (k = 0; k < v->ctr.n; k++)
+				v->ctr_val[k] = (double)val[k] / (double)calls;
+			v->ctr_read = true;
+		}
+	}
+	return 0;
+}
+
+void bench_result_free(struct bench_result *r)
+{
+	unsigned int i;
+
+	for (i = 0; i < r->nr; i++) {
+		free(r->v[i].ns);
+		r->v[i].ns = NULL;
+		if (r->v[i].ctr_open)
+			counter_group_close(&r->v[i].ctr);
+		r->v[i].ctr_open = false;
+	}
+}

@@ -1,0 +1,486 @@
+// SPDX-License-Identifier: MIT
+/*
+ * wsc bench: the system call latency suite (papers 002 and 004) against
+ * io_uring, and `wsc bench fit` (bench_fit.c).
+ *
+ *   wsc bench <call> [--iters N] [--cpus A[,B]] [--size N] [--json] [--csv DIR]
+ *   wsc bench --all [--out DIR] [--iters N] [--cpus A,B] [--size N]
+ *   wsc bench --list [--json]
+ *   wsc bench fit [options]
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cmd_bench.h"
+#include "bench.h"
+#include "common/args.h"
+#include "common/cpu.h"
+#include "common/csv.h"
+#include "common/env.h"
+#include "common/json.h"
+
+#define BENCH_ALL_DIR	"results/bench"
+
+struct bench_cmd {
+	struct bench_opts o;
+	const struct bench_call *call;
+	const char *out_dir;
+	bool all;
+	bool list;
+	bool has_size;
+	bool has_cpus;
+	bool has_run_opts;	/* --iters, --cpus or --size given */
+};
+
+static void bench_usage(FILE *f)
+{
+	unsigned int i;
+
+	fprintf(f,
+		"Usage: wsc bench <call> [options]\n"
+		"       wsc bench --all [--out DIR] [options]\n"
+		"       wsc bench --list [--json]\n"
+		"       wsc bench fit [options]      (wsc bench fit --help)\n\n"
+		"Time a system call made conventionally, wrapped through /dev/wsc in\n"
+		"batches of 1, 8 and 64 (libwsc), and through io_uring (liburing) in\n"
+		"submissions of 1, 8 and 64 where an opcode exists: every variant in one\n"
+		"process on one pinned CPU, interleaved, after a discarded warm-up, every\n"
+		"result checked.  Figures per call, raw and net of the clock's cost.\n\n"
+		"Calls:\n");
+	for (i = 0; i < bench_nr_calls; i++)
+		fprintf(f, "  %-11s %s\n", bench_calls[i].name, bench_calls[i].what);
+	fprintf(f,
+		"\nOptions:\n"
+		"  -n, --iters N    samples per variant, 1..%llu (default %d); a sample\n"
+		"                   of a batch variant makes B calls\n"
+		"  -c, --cpus A[,B] measure on CPU A; sem and futex wake a thread on B\n"
+		"                   (default 0,1)\n"
+		"  -s, --size N     bytes per read or write for read, write, pipe-read and\n"
+		"                   pipe-write, 1..%d (default %d)\n"
+		"  -j, --json       one JSON object: a record per variant\n"
+		"      --csv DIR    write every raw sample to DIR/<call>.csv\n"
+		"  -a, --all        run every call; write DIR/<call>.json and .csv, an\n"
+		"                   environment record and a summary; print the summary\n"
+		"  -o, --out DIR    the folder for --all (default %s)\n"
+		"  -l, --list       list the calls\n"
+		"  -h, --help       show this help\n\n"
+		"Needs wsc.ko loaded.  A benchmark, not a test: under emulation only the\n"
+		"ratios between the variants of one run carry over.\n",
+		(unsigned long long)BENCH_MAX_ITERS, BENCH_DEFAULT_ITERS,
+		BENCH_MAX_SIZE, BENCH_DEFAULT_SIZE, BENCH_ALL_DIR);
+}
+
+static int bench_bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static int bench_bad(const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	usage_error("bench", "%s", msg);
+	return EXIT_USAGE;
+}
+
+/* mkdir -p: 0 or -errno. */
+static int make_dirs(const char *dir)
+{
+	char path[4096], *p;
+
+	if (strlen(dir) >= sizeof(path))
+		return -ENAMETOOLONG;
+	strcpy(path, dir);
+	for (p = path + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(path, 0777) && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	if (mkdir(path, 0777) && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+/*
+ * An output folder: made if missing, and writable, or a usage error
+ * before anything runs.
+ */
+static int check_dir(const char *opt, const char *dir)
+{
+	struct stat st;
+	int ret;
+
+	if (!dir[0])
+		return bench_bad("%s needs a folder", opt);
+	if (strlen(dir) > 3900)
+		return bench_bad("%s: path too long", opt);
+	ret = make_dirs(dir);
+	if (ret)
+		return bench_bad("%s: cannot make %s: %s", opt, dir, strerror(-ret));
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
+		return bench_bad("%s: %s is not a folder", opt, dir);
+	if (access(dir, W_OK | X_OK))
+		return bench_bad("%s: cannot write in %s: %s", opt, dir,
+				 strerror(errno));
+	return 0;
+}
+
+/* The woken thread's CPU matters to sem and futex only. */
+static int check_cpus(const struct bench_cmd *b, bool wake)
+{
+	if (cpu_offline(b->o.cpu))
+		return bench_bad("CPU %d is offline", b->o.cpu);
+	if (!wake)
+		return 0;
+	if (cpu_offline(b->o.partner))
+		return bench_bad("CPU %d is offline (the woken thread's; --cpus A,B)",
+				 b->o.partner);
+	if (b->o.cpu == b->o.partner)
+		return bench_bad("the waker and the woken thread need two different CPUs: --cpus A,B");
+	return 0;
+}
+
+/* Write one file through FILE.tmp and a rename; 0, or 1 on failure. */
+static int write_file(const char *dir, const char *name, const char *ext,
+		      int (*write)(FILE *f, const struct bench_result *r,
+				   const struct bench_opts *o),
+		      const struct bench_result *r, const struct bench_opts *o)
+{
+	struct csv_out out = { NULL };
+	char path[4096];
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/%s.%s", dir, name, ext);
+	ret = csv_open(&out, "bench", path);
+	if (ret)
+		return 1;
+	ret = csv_commit(&out, "bench", write(out.f, r, o));
+	if (!ret)
+		fprintf(stderr, "wsc bench: wrote %s\n", path);
+	return ret;
+}
+
+static int put_csv(FILE *f, const struct bench_result *r,
+		   const struct bench_opts *o)
+{
+	(void)o;
+	return bench_write_csv(f, r);
+}
+
+static int put_json(FILE *f, const struct bench_result *r,
+		    const struct bench_opts *o)
+{
+	bench_print_json(f, r, o);
+	return ferror(f) ? -1 : 0;
+}
+
+static int put_env(FILE *f, const struct bench_result *r,
+		   const struct bench_opts *o)
+{
+	(void)r, (void)o;
+	env_print_json(f);
+	fprintf(f, "\n");
+	return ferror(f) ? -1 : 0;
+}
+
+static int put_summary(FILE *f, const struct bench_result *r,
+		       const struct bench_opts *o);
+
+static int bench_one(const struct bench_cmd *b)
+{
+	struct bench_result *r = calloc(1, sizeof(*r));
+	int ret = 1;
+
+	if (!r)
+		return 1;
+	if (bench_run(b->call, &b->o, r))
+		goto out;
+	if (b->o.json)
+		bench_print_json(stdout, r, &b->o);
+	else
+		bench_print_table(stdout, r, &b->o);
+	fflush(stdout);
+	ret = 0;
+	if (b->o.csv_dir)
+		ret = write_file(b->o.csv_dir, b->call->name, "csv", put_csv, r,
+				 &b->o);
+out:
+	bench_result_free(r);
+	free(r);
+	return ret;
+}
+
+/* --all's results, for the summary written at the end. */
+static struct bench_result **all_res;
+static unsigned int all_n;
+
+static int put_summary(FILE *f, const struct bench_result *r,
+		       const struct bench_opts *o)
+{
+	(void)r;
+	fprintf(f, "# wsc bench --all: %llu samples per variant on CPU %d\n",
+		(unsigned long long)o->iters, o->cpu);
+	env_print_text(f);
+	bench_print_matrix(f, all_res, all_n);
+	return ferror(f) ? -1 : 0;
+}
+
+/* The files --all writes, gone from @dir (nothing else is touched). */
+static void remove_results(const char *dir)
+{
+	static const char *const fixed[] = { "environment.json", "summary.txt" };
+	char path[4096];
+	unsigned int i;
+
+	for (i = 0; i < bench_nr_calls; i++) {
+		snprintf(path, sizeof(path), "%s/%s.json", dir, bench_calls[i].name);
+		unlink(path);
+		snprintf(path, sizeof(path), "%s/%s.csv", dir, bench_calls[i].name);
+		unlink(path);
+	}
+	for (i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, fixed[i]);
+		unlink(path);
+	}
+}
+
+static int bench_all(const struct bench_cmd *b)
+{
+	struct bench_result **res = calloc(bench_nr_calls, sizeof(*res));
+	unsigned int i, n = 0;
+	int ret = 1;
+
+	if (!res)
+		return 1;
+	/* A folder of an earlier run must not mix its files with ours. */
+	remove_results(b->out_dir);
+	if (write_file(b->out_dir, "environment", "json", put_env, NULL, &b->o))
+		goto out;
+	for (i = 0; i < bench_nr_calls; i++) {
+		const struct bench_call *call = &bench_calls[i];
+		struct bench_result *r;
+
+		if ((call->flags & BENCH_F_WAKE) &&
+		    (b->o.cpu == b->o.partner || cpu_offline(b->o.partner))) {
+			fprintf(stderr, "wsc bench: %s skipped: a wake-up needs a second online CPU (--cpus A,B)\n",
+				call->name);
+			continue;
+		}
+		r = calloc(1, sizeof(*r));
+		if (!r)
+			goto out;
+		res[n++] = r;
+		if (bench_run(call, &b->o, r) ||
+		    write_file(b->out_dir, call->name, "json", put_json, r, &b->o) ||
+		    write_file(b->out_dir, call->name, "csv", put_csv, r, &b->o))
+			goto out;
+		/* The samples are on disk: keep only the figures. */
+		bench_result_free(r);
+	}
+	all_res = res;
+	all_n = n;
+	bench_print_matrix(stdout, res, n);
+	ret = write_file(b->out_dir, "summary", "txt", put_summary, NULL, &b->o);
+out:
+	for (i = 0; i < n; i++) {
+		bench_result_free(res[i]);
+		free(res[i]);
+	}
+	free(res);
+	return ret;
+}
+
+static int bench_list(bool json)
+{
+	unsigned int i;
+
+	if (!json) {
+		for (i = 0; i < bench_nr_calls; i++)
+			printf("%-11s %s\n", bench_calls[i].name, bench_calls[i].what);
+		return 0;
+	}
+	printf("[");
+	for (i = 0; i < bench_nr_calls; i++) {
+		const struct bench_call *c = &bench_calls[i];
+
+		printf("%s{\"call\": ", i ? ", " : "");
+		json_string(stdout, c->name);
+		printf(", \"description\": ");
+		json_string(stdout, c->what);
+		printf(", \"io_uring\": %s, \"wake\": %s, \"size\": %s}",
+		       c->flags & BENCH_F_URING ? "true" : "false",
+		       c->flags & BENCH_F_WAKE ? "true" : "false",
+		       c->flags & BENCH_F_SIZE ? "true" : "false");
+	}
+	printf("]\n");
+	return 0;
+}
+
+/* What the options say together, before anything runs. */
+static int bench_check(struct bench_cmd *b, int argc, char **argv)
+{
+	if (b->list) {
+		if (optind != argc)
+			return bench_bad("unexpected argument '%s'", argv[optind]);
+		if (b->has_run_opts || b->all || b->out_dir || b->o.csv_dir)
+			return bench_bad("--list takes no other option than --json");
+		return 0;
+	}
+	if (b->all) {
+		if (optind != argc)
+			return bench_bad("--all runs every call: unexpected '%s'",
+					 argv[optind]);
+		if (b->o.json || b->o.csv_dir)
+			return bench_bad("--all writes JSON and CSV to --out DIR; --json and --csv do not apply");
+		/* With the woken thread's CPU unusable, sem and futex are skipped. */
+		return check_cpus(b, b->has_cpus);
+	}
+	if (b->out_dir)
+		return bench_bad("--out goes with --all");
+	if (optind >= argc)
+		return bench_bad("which call? (wsc bench --list)");
+	b->call = bench_find(argv[optind]);
+	if (!b->call)
+		return bench_bad("unknown call '%s' (wsc bench --list)", argv[optind]);
+	if (optind + 1 != argc)
+		return bench_bad("unexpected argument '%s'", argv[optind + 1]);
+	if (b->has_size && !(b->call->flags & BENCH_F_SIZE))
+		return bench_bad("--size applies to read, write, pipe-read and pipe-write, not %s",
+				 b->call->name);
+	return check_cpus(b, b->call->flags & BENCH_F_WAKE);
+}
+
+static int bench_set_cpus(struct bench_cmd *b, const char *arg)
+{
+	int cpus[2];
+	unsigned int n;
+
+	if (parse_cpu_list("--cpus", arg, cpus, 2, &n))
+		return -1;
+	b->o.cpu = cpus[0];
+	if (n == 2) {
+		b->o.partner = cpus[1];
+	} else {
+		long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+
+		b->o.partner = ncpu > 1 ? (cpus[0] + 1) % (int)ncpu : cpus[0];
+	}
+	b->has_cpus = n == 2;
+	return 0;
+}
+
+/* 0: run; -1: done, exit 0 (--help); else the exit code. */
+static int bench_cmd_parse(struct bench_cmd *b, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "iters", required_argument, NULL, 'n' },
+		{ "cpus",  required_argument, NULL, 'c' },
+		{ "size",  required_argument, NULL, 's' },
+		{ "json",  no_argument,       NULL, 'j' },
+		{ "csv",   required_argument, NULL, 'C' },
+		{ "all",   no_argument,       NULL, 'a' },
+		{ "out",   required_argument, NULL, 'o' },
+		{ "list",  no_argument,       NULL, 'l' },
+		{ "help",  no_argument,       NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	uint64_t v;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "n:c:s:jao:lh", opts, NULL)) != -1) {
+		if (c == 'n' || c == 'c' || c == 's')
+			b->has_run_opts = true;
+		switch (c) {
+		case 'n':
+			if (parse_u64("--iters", optarg, 1, BENCH_MAX_ITERS,
+				      &b->o.iters))
+				goto usage;
+			break;
+		case 'c':
+			if (bench_set_cpus(b, optarg))
+				goto usage;
+			break;
+		case 's':
+			if (parse_u64("--size", optarg, 1, BENCH_MAX_SIZE, &v))
+				goto usage;
+			b->o.size = (size_t)v;
+			b->has_size = true;
+			break;
+		case 'j':
+			b->o.json = true;
+			break;
+		case 'C':
+			b->o.csv_dir = optarg;
+			break;
+		case 'a':
+			b->all = true;
+			break;
+		case 'o':
+			b->out_dir = optarg;
+			break;
+		case 'l':
+			b->list = true;
+			break;
+		case 'h':
+			bench_usage(stdout);
+			return -1;
+		default:
+			goto usage;
+		}
+	}
+	if (b->all && !b->out_dir)
+		b->out_dir = BENCH_ALL_DIR;
+	return bench_check(b, argc, argv);
+
+usage:
+	bench_usage(stderr);
+	return EXIT_USAGE;
+}
+
+static int bench_cmd_run(const struct bench_cmd *b)
+{
+	int ret;
+
+	if (b->list)
+		return bench_list(b->o.json);
+	ret = pin_to_cpu(b->o.cpu);
+	if (ret)
+		return bench_bad("cannot pin to CPU %d: %s", b->o.cpu,
+				 strerror(-ret));
+	/* Last of the checks: a refused command makes no folder. */
+	if (b->all && check_dir("--out", b->out_dir))
+		return EXIT_USAGE;
+	if (b->o.csv_dir && check_dir("--csv", b->o.csv_dir))
+		return EXIT_USAGE;
+	return b->all ? bench_all(b) : bench_one(b);
+}
+
+int cmd_bench(int argc, char **argv)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	struct bench_cmd b = {
+		.o = {
+			.iters = BENCH_DEFAULT_ITERS,
+			.size = BENCH_DEFAULT_SIZE,
+			.partner = ncpu > 1 ? 1 : 0,
+		},
+	};
+	int ret;
+
+	/* "wsc bench fit ..." has options of its own. */
+	if (argc > 1 && !strcmp(argv[1], "fit"))
+		return bench_fit(argc - 1, argv + 1);
+	ret = bench_cmd_parse(&b, argc, argv);
+	if (ret)
+		return ret < 0 ? 0 : ret;
+	return bench_cmd_run(&b);
+}

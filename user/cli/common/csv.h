@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * --csv files: written whole or not at all (csv.c).
+ */
+#ifndef WSC_CLI_CSV_H
+#define WSC_CLI_CSV_H
+
+#include <stdio.h>
+
+/**
+ * struct csv_out - a --csv file being written
+ * @f:    the open FILE.tmp, or NULL
+ * @path: FILE
+ * @tmp:  FILE.tmp
+ *
+ * csv_open() refuses an empty name, a directory, a path too long or an
+ * unwritable one with a usage error (returns EXIT_USAGE); csv_commit()
+ * renames FILE.tmp to FILE unless @failed (or closing fails) and returns
+ * 0 or 1; csv_abort() removes FILE.tmp.  Both are no-ops without a file.
+ */
+struct csv_out {
+	FILE *f;
+	const char *path;
+	char tmp[4096];
+};
+
+int csv_open(struct csv_out *c, const char *cmd, const char *path);
+int csv_commit(struct csv_out *c, const char *cmd, int failed);
+void csv_abort(struct csv_out *c);
+
+#endif /* WSC_CLI_CSV_H */

@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The environment a measurement was taken in: CPU, kernel, mitigations,
+ * clocksource, emulation, hardware counters and the exact command line.
+ * Recorded with every result, since a latency means little without the
+ * machine and the kernel that gave it.
+ */
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "counters.h"
+#include "env.h"
+#include "json.h"
+
+static int cmd_argc;
+static char **cmd_argv;
+
+void env_set_command(int argc, char **argv)
+{
+	/* A copy: getopt_long() reorders the array the subcommands parse. */
+	cmd_argv = malloc(((size_t)argc + 1) * sizeof(*cmd_argv));
+	if (!cmd_argv)
+		cmd_argv = argv;
+	else
+		memcpy(cmd_argv, argv, ((size_t)argc + 1) * sizeof(*cmd_argv));
+	cmd_argc = argc;
+}
+
+static void read_line(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+
+	buf[0] = '\0';
+	if (!f)
+		return;
+	if (fgets(buf, (int)len, f))
+		buf[strcspn(buf, "\n")] = '\0';
+	fclose(f);
+}
+
+/* The value of the first "key : value" line of /proc/cpuinfo. */
+static void cpuinfo_field(const char *key, char *buf, size_t len)
+{
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[4096];
+	size_t klen = strlen(key);
+
+	buf[0] = '\0';
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char *colon = strchr(line, ':');
+
+		if (strncmp(line, key, klen) || !colon)
+			continue;
+		colon += 1 + (colon[1] == ' ');
+		colon[strcspn(colon, "\n")] = '\0';
+		snprintf(buf, len, "%s", colon);
+		break;
+	}
+	fclose(f);
+}
+
+/* "tcg", "kvm-or-other-hypervisor" or "none", from what the guest sees. */
+static const char *emulation(void)
+{
+	char flags[4096], model[256];
+
+	cpuinfo_field("flags", flags, sizeof(flags));
+	cpuinfo_field("model name", model, sizeof(model));
+	if (strstr(model, "QEMU") || strstr(model, "TCG"))
+		return "qemu-tcg";
+	if (strstr(flags, " hypervisor"))
+		return "hypervisor";
+	return "none";
+}
+
+/*
+ * Hardware counters exist when the kernel lets us count cycles.  QEMU's
+ * TCG offers no PMU, and many hosts hide theirs: say so, never guess.
+ */
+bool env_perf_counters_available(void)
+{
+	if (getenv("WSC_NO_PERF_COUNTERS"))
+		return false;
+	return counters_pmu_present();
+}
+
+/* A PREEMPT_RT kernel says so in /sys/kernel/realtime. */
+bool env_preempt_rt(void)
+{
+	char value[8];
+
+	read_line("/sys/kernel/realtime", value, sizeof(value));
+	return !strcmp(value, "1");
+}
+
+void env_print_text(FILE *f)
+{
+	struct utsname u;
+	char model[256], clock[64];
+
+	uname(&u);
+	cpuinfo_field("model name", model, sizeof(model));
+	read_line("/sys/devices/system/clocksource/clocksource0/current_clocksource",
+		  clock, sizeof(clock));
+	fprintf(f, "# kernel %s%s, CPU %s, clocksource %s, emulation %s, hardware counters %s\n",
+		u.release, env_preempt_rt() ? " (PREEMPT_RT)" : "", model,
+		clock, emulation(),
+		env_perf_counters_available() ? "available" : "not available");
+}
+
+static void print_vulnerabilities(FILE *f)
+{
+	const char *dir = "/sys/devices/system/cpu/vulnerabilities";
+	struct dirent **names;
+	char path[512], value[256];
+	bool first = true;
+	int i, n;
+
+	n = scandir(dir, &names, NULL, alphasort);
+	fprintf(f, "{");
+	for (i = 0; i < n; i++) {
+		if (names[i]->d_name[0] != '.') {
+			snprintf(path, sizeof(path), "%s/%s", dir, names[i]->d_name);
+			read_line(path, value, sizeof(value));
+			fprintf(f, "%s", first ? "" : ", ");
+			first = false;
+			json_string(f, names[i]->d_name);
+			fprintf(f, ": ");
+			json_string(f, value);
+		}
+		free(names[i]);
+	}
+	if (n >= 0)
+		free(names);
+	fprintf(f, "}");
+}
+
+void env_print_json(FILE *f)
+{
+	struct utsname u;
+	char model[256], clock[64];
+	int i;
+
+	uname(&u);
+	cpuinfo_field("model name", model, sizeof(model));
+	read_line("/sys/devices/system/clocksource/clocksource0/current_clocksource",
+		  clock, sizeof(clock));
+	fprintf(f, "{\"kernel\": ");
+	json_string(f, u.release);
+	fprintf(f, ", \"preempt_rt\": %s, \"cpu\": ",
+		env_preempt_rt() ? "true" : "false");
+	json_string(f, model);
+	fprintf(f, ", \"cpus\": %ld, \"clocksource\": ", sysconf(_SC_NPROCESSORS_ONLN));
+	json_string(f, clock);
+	fprintf(f, ", \"emulation\": ");
+	json_string(f, emulation());
+	fprintf(f, ", \"hardware_counters\": %s, \"vulnerabilities\": ",
+		env_perf_counters_available() ? "true" : "false");
+	print_vulnerabilities(f);
+	fprintf(f, ", \"command\": [");
+	for (i = 0; i < cmd_argc; i++) {
+		fprintf(f, "%s", i ? ", " : "");
+		json_string(f, cmd_argv[i]);
+	}
+	fprintf(f, "]}");
+}

@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The figures of a set of samples, in one shape for every command that
+ * measures (wsc klat, wsc bench): the same columns in a table, the same
+ * keys in JSON, each as raw and net of the clock's cost (a figure net of
+ * the clock says what the measured code costs, a raw one what a program
+ * pays; both are kept).  The figures themselves come from wsc_summary.h.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+
+uint64_t sub_floor(uint64_t a, uint64_t b)
+{
+	return a > b ? a - b : 0;
+}
+
+static const char *const report_cols[REPORT_NR_COLS] = {
+	"count", "mean", "median", "stddev", "min", "max", "ci95 lo..hi",
+	"p50", "p95", "p99",
+};
+
+/* One row's figures as strings, @off (the clock's cost) taken off. */
+static void report_cells(const struct wsc_summary *s, uint64_t off,
+			 char cell[REPORT_NR_COLS][REPORT_CELL])
+{
+	enum { COUNT, MEAN, MEDIAN, STDDEV, MIN, MAX, CI95, P50, P95, P99 };
+	const uint64_t v[REPORT_NR_COLS] = {
+		[MEAN] = sub_floor(s->mean_ps, off),
+		[MEDIAN] = sub_floor(s->median_ps, off),
+		[STDDEV] = s->stddev_ps,	/* a shift leaves the spread */
+		[MIN] = sub_floor(s->min_ps, off),
+		[MAX] = sub_floor(s->max_ps, off),
+		[P50] = sub_floor(s->p50_ps, off),
+		[P95] = sub_floor(s->p95_ps, off),
+		[P99] = sub_floor(s->p99_ps, off),
+	};
+	unsigned int c;
+
+	for (c = 0; c < REPORT_NR_COLS; c++)
+		snprintf(cell[c], REPORT_CELL, PS_FMT, PS_ARG(v[c]));
+	snprintf(cell[COUNT], REPORT_CELL, "%llu", (unsigned long long)s->count);
+	snprintf(cell[CI95], REPORT_CELL, PS_FMT ".." PS_FMT,
+		 PS_ARG(sub_floor(s->ci95_lo_ps, off)),
+		 PS_ARG(sub_floor(s->ci95_hi_ps, off)));
+}
+
+void report_table(FILE *f, const char *label_col, const struct report_row *rows,
+		  unsigned int n, const char *extra_col)
+{
+	char (*cell)[REPORT_NR_COLS][REPORT_CELL] = calloc(n, sizeof(*cell));
+	size_t width[REPORT_NR_COLS], lw = strlen(label_col), ew = 0;
+	unsigned int c, r;
+
+	if (!cell) {
+		fprintf(f, "# (no memory for the table)\n");
+		return;
+	}
+	if (extra_col)
+		ew = strlen(extra_col);
+	for (r = 0; r < n; r++) {
+		report_cells(rows[r].sum, rows[r].off_ps, cell[r]);
+		if (strlen(rows[r].label) > lw)
+			lw = strlen(rows[r].label);
+		if (extra_col && strlen(rows[r].extra) > ew)
+			ew = strlen(rows[r].extra);
+	}
+	for (c = 0; c < REPORT_NR_COLS; c++) {
+		width[c] = strlen(report_cols[c]);
+		for (r = 0; r < n; r++)
+			if (strlen(cell[r][c]) > width[c])
+				width[c] = strlen(cell[r][c]);
+	}
+	fprintf(f, "%-*s", (int)lw, label_col);
+	for (c = 0; c < REPORT_NR_COLS; c++)
+		fprintf(f, "  %*s", (int)width[c], report_cols[c]);
+	if (extra_col)
+		fprintf(f, "  %*s", (int)ew, extra_col);
+	fprintf(f, "\n");
+	for (r = 0; r < n; r++) {
+		fprintf(f, "%-*s", (int)lw, rows[r].label);
+		for (c = 0; c < REPORT_NR_COLS; c++)
+			fprintf(f, "  %*s", (int)width[c], cell[r][c]);
+		if (extra_col)
+			fprintf(f, "  %*s", (int)ew, rows[r].extra);
+		fprintf(f, "\n");
+	}
+	free(cell);
+}
+
+void report_json_figures(FILE *f, const struct wsc_summary *s,
+			 uint64_t timer_ps)
+{
+	fprintf(f, "\"mean_ns\": " PS_FMT ", \"median_ns\": " PS_FMT
+		", \"stddev_ns\": " PS_FMT ", \"min_ns\": " PS_FMT
+		", \"max_ns\": " PS_FMT ", \"ci95_ns\": [" PS_FMT ", " PS_FMT "]"
+		", \"p50_ns\": " PS_FMT ", \"p95_ns\": " PS_FMT
+		", \"p99_ns\": " PS_FMT,
+		PS_ARG(s->mean_ps), PS_ARG(s->median_ps), PS_ARG(s->stddev_ps),
+		PS_ARG(s->min_ps), PS_ARG(s->max_ps), PS_ARG(s->ci95_lo_ps),
+		PS_ARG(s->ci95_hi_ps), PS_ARG(s->p50_ps), PS_ARG(s->p95_ps),
+		PS_ARG(s->p99_ps));
+	fprintf(f, ", \"timer_ns\": " PS_FMT ", \"net_mean_ns\": " PS_FMT
+		", \"net_median_ns\": " PS_FMT ", \"net_p99_ns\": " PS_FMT,
+		PS_ARG(timer_ps), PS_ARG(sub_floor(s->mean_ps, timer_ps)),
+		PS_ARG(sub_floor(s->median_ps, timer_ps)),
+		PS_ARG(sub_floor(s->p99_ps, timer_ps)));
+}

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The figures of a set of samples in one shape for every measuring
+ * command: table columns and JSON keys (report.c).
+ */
+#ifndef WSC_CLI_REPORT_H
+#define WSC_CLI_REPORT_H
+
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "wsc_summary.h"
+
+/* Values in ps printed as ns with three decimals, exactly. */
+#define PS_FMT		"%" PRIu64 ".%03" PRIu64
+#define PS_ARG(ps)	(uint64_t)(ps) / 1000, (uint64_t)(ps) % 1000
+
+/* @a - @b, or 0 when @b is larger. */
+uint64_t sub_floor(uint64_t a, uint64_t b);
+
+/**
+ * struct report_row - one row of a statistics table
+ * @label:  first column ("raw", "wrapped-8 net", ...)
+ * @sum:    the figures, in picoseconds
+ * @off_ps: taken off every location figure (the clock's cost on a net
+ *          row), floored at 0; the spread is left as it is
+ * @extra:  the optional last column's text
+ */
+struct report_row {
+	const char *label;
+	const struct wsc_summary *sum;
+	uint64_t off_ps;
+	const char *extra;
+};
+
+#define REPORT_NR_COLS	10
+#define REPORT_CELL	48
+
+/* The table every measuring command prints: count, mean ... p99, in ns. */
+void report_table(FILE *f, const char *label_col, const struct report_row *rows,
+		  unsigned int n, const char *extra_col);
+/* The same figures as JSON keys, "mean_ns" through "net_p99_ns". */
+void report_json_figures(FILE *f, const struct wsc_summary *s,
+			 uint64_t timer_ps);
+
+#endif /* WSC_CLI_REPORT_H */

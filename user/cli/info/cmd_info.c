@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: MIT
+/*
+ * wsc info: what the loaded module offers.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "cmd_info.h"
+#include "common/args.h"
+#include "common/env.h"
+#include "common/json.h"
+#include "libwsc.h"
+
+static void info_usage(FILE *f)
+{
+	fprintf(f, "Usage: wsc info [--json]\n\n"
+		   "Show the ABI version, the limits and the allowlist of the loaded wsc module.\n\n"
+		   "  -j, --json   print one JSON object\n"
+		   "  -h, --help   show this help\n");
+}
+
+static void flags_text(unsigned int flags, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%s%s",
+		 flags & WSC_CALL_MAY_BLOCK ? "may-block" : "",
+		 (flags & WSC_CALL_MAY_BLOCK) && (flags & WSC_CALL_RETURNS_FD) ? "," : "",
+		 flags & WSC_CALL_RETURNS_FD ? "returns-fd" : "");
+	if (!buf[0])
+		snprintf(buf, len, "-");
+}
+
+struct info_opts {
+	bool json;
+};
+
+/* 0: run; -1: done, exit 0 (--help); else the exit code. */
+static int info_parse(struct info_opts *o, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	while ((c = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			o->json = true;
+			break;
+		case 'h':
+			info_usage(stdout);
+			return -1;
+		default:
+			info_usage(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind != argc) {
+		usage_error("info", "unexpected argument '%s'", argv[optind]);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+static int info_run(const struct info_opts *o)
+{
+	struct utsname uts;
+	bool rt = env_preempt_rt();
+	struct wsc_call_info ci;
+	struct wsc_version v;
+	bool json = o->json;
+	unsigned int i;
+	int fd, ret;
+
+	fd = wsc_device_open();
+	if (fd < 0) {
+		fprintf(stderr, "wsc info: cannot open /dev/%s: %s (is wsc.ko loaded?)\n",
+			WSC_DEVICE_NAME, strerror(-fd));
+		return 1;
+	}
+	ret = wsc_device_version(fd, &v);
+	if (ret) {
+		fprintf(stderr, "wsc info: version query failed: %s\n", strerror(-ret));
+		close(fd);
+		return 1;
+	}
+
+	if (uname(&uts))
+		snprintf(uts.release, sizeof(uts.release), "?");
+	if (json) {
+		printf("{\"abi_version\": %u, \"library_version\": \"%s\", "
+		       "\"max_entries\": %u, \"max_args\": %u, \"entry_flags\": %u, "
+		       "\"submit_flags\": %u, \"kernel\": {\"release\": ",
+		       v.abi_version, wsc_version(), v.max_entries, WSC_MAX_ARGS,
+		       v.entry_flags, v.submit_flags);
+		json_string(stdout, uts.release);
+		printf(", \"preempt_rt\": %s, \"notes\": [%s]}, \"calls\": [",
+		       rt ? "true" : "false", rt ? "\"" ENV_RT_SPINLOCK_NOTE "\"" : "");
+	} else {
+		printf("wsc module: ABI %u (library %s, ABI %u)\n"
+		       "kernel: %s%s\n",
+		       v.abi_version, wsc_version(), WSC_ABI_VERSION,
+		       uts.release, rt ? ", PREEMPT_RT" : "");
+		if (rt)
+			printf("note: %s\n", ENV_RT_SPINLOCK_NOTE);
+		printf("limits: %u entries per batch, %u arguments per call\n"
+		       "allowlist: %u entries\n\n%-16s %5s  %-9s %s\n",
+		       v.max_entries, WSC_MAX_ARGS, v.nr_calls,
+		       "call", "nr", "group", "flags");
+	}
+
+	for (i = 0; i < v.nr_calls; i++) {
+		char flags[32];
+
+		ret = wsc_device_call_info(fd, i, &ci);
+		if (ret) {
+			fprintf(stderr, "wsc info: row %u: %s\n", i, strerror(-ret));
+			close(fd);
+			return 1;
+		}
+		ci.name[sizeof(ci.name) - 1] = '\0';
+		flags_text(ci.flags, flags, sizeof(flags));
+		if (json) {
+			printf("%s{\"name\": ", i ? ", " : "");
+			json_string(stdout, ci.name);
+			printf(", \"nr\": %d, \"group\": \"%s\", \"flags\": \"%s\"}",
+			       ci.nr == WSC_NR_NOP ? -1 : (int)ci.nr,
+			       wsc_group_name(ci.group), flags);
+		} else if (ci.nr == WSC_NR_NOP) {
+			printf("%-16s %5s  %-9s %s\n", ci.name, "-",
+			       wsc_group_name(ci.group), "runs no handler");
+		} else {
+			printf("%-16s %5u  %-9s %s\n", ci.name, ci.nr,
+			       wsc_group_name(ci.group), flags);
+		}
+	}
+	if (json)
+		printf("]}\n");
+	close(fd);
+	return 0;
+}
+
+int cmd_info(int argc, char **argv)
+{
+	struct info_opts o = { 0 };
+	int ret = info_parse(&o, argc, argv);
+
+	if (ret)
+		return ret < 0 ? 0 : ret;
+	return info_run(&o);
+}

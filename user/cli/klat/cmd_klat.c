@@ -1,0 +1,592 @@
+// SPDX-License-Identifier: MIT
+/*
+ * wsc klat: the module's latency lab.  Runs one in-kernel experiment
+ * (include/wsc_experiments.h) over the "syscall_lat" netlink family and
+ * reports the statistics of its raw samples, computed in the kernel by
+ * the same code libwsc runs (wsc_summary.h): one table shape for every
+ * experiment, raw and net of the clock's own cost (the clock is read
+ * inside every sample, so its cost is in every raw figure), or one JSON
+ * object; the raw samples as CSV on request.
+ *
+ *   wsc klat <experiment> [--iters N] [--cpus A[,B]] [--csv FILE] [--json]
+ *   wsc klat show [<experiment>] [--json]
+ *   wsc klat reset [<experiment>]
+ *   wsc klat --list [--json]
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cmd_klat.h"
+#include "common/args.h"
+#include "common/cpu.h"
+#include "common/csv.h"
+#include "common/env.h"
+#include "common/json.h"
+#include "common/report.h"
+#include "libwsc.h"
+#include "wsc_experiments.h"
+
+struct klat_exp {
+	const char *name;
+	unsigned int roles;
+	unsigned int flags;
+	const char *what;
+};
+
+#define KLAT_ROW(id, n, r, f, w) [WSC_EXP_##id] = { n, r, f, w },
+static const struct klat_exp klat_exps[WSC_NR_EXPERIMENTS] = {
+	WSC_FOR_EACH_EXPERIMENT(KLAT_ROW)
+};
+#undef KLAT_ROW
+
+enum klat_action { KLAT_RUN, KLAT_SHOW, KLAT_RESET, KLAT_LIST };
+
+struct klat_opts {
+	enum klat_action action;
+	const struct klat_exp *exp;	/* NULL: every experiment */
+	uint32_t iters;			/* 0: the kernel's default */
+	uint32_t cpus[WSC_LAT_MAX_ROLES];
+	unsigned int nr_cpus;
+	bool json;
+	const char *csv;
+};
+
+static void klat_list(FILE *f, const char *indent)
+{
+	unsigned int i;
+
+	for (i = 0; i < WSC_NR_EXPERIMENTS; i++)
+		fprintf(f, "%s%-19s %u  %s\n", indent, klat_exps[i].name,
+			klat_exps[i].roles, klat_exps[i].what);
+}
+
+static void klat_usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: wsc klat <experiment> [--iters N] [--cpus A[,B]] [--csv FILE] [--json]\n"
+		"       wsc klat show [<experiment>] [--json]\n"
+		"       wsc klat reset [<experiment>]\n"
+		"       wsc klat --list [--json]\n\n"
+		"Run one of the wsc module's in-kernel latency experiments and report the\n"
+		"statistics of its raw samples in ns: count, mean, median, stddev (the\n"
+		"standard deviation of the samples), min, max, ci95 (the mean +- 1.96\n"
+		"standard errors), p50, p95, p99.  Row \"raw\" is as measured; row \"net\" has\n"
+		"the clock's median cost subtracted.  \"show\" prints results already taken\n"
+		"(all of them without an experiment), \"reset\" forgets them.\n\n"
+		"  -n, --iters N      samples to take, 1..%u (default %u)\n"
+		"  -c, --cpus A[,B]   one CPU per role of the experiment (default: the\n"
+		"                     first online CPUs)\n"
+		"  -j, --json         print one JSON object instead of the table\n"
+		"      --csv FILE     write the raw samples to FILE as \"index,ns\"\n"
+		"  -l, --list         list the experiments\n"
+		"  -h, --help         show this help\n\n"
+		"Experiments (name, CPUs, what a sample is):\n",
+		WSC_LAT_MAX_ITERATIONS, WSC_LAT_DEFAULT_ITERATIONS);
+	klat_list(f, "  ");
+	fprintf(f, "\nNeeds wsc.ko loaded; running and resetting need CAP_SYS_ADMIN.  Under\n"
+		   "emulation the absolute times are emulated: compare within one machine.\n");
+}
+
+/* Print the usage error and the hint; the exit code of a bad command line. */
+static int klat_bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static int klat_bad(const char *fmt, ...)
+{
+	char msg[4200];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	usage_error("klat", "%s", msg);
+	return EXIT_USAGE;
+}
+
+static const struct klat_exp *klat_find(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < WSC_NR_EXPERIMENTS; i++)
+		if (!strcmp(name, klat_exps[i].name))
+			return &klat_exps[i];
+	return NULL;
+}
+
+/* "A" or "A,B": CPUs that exist; their number is checked later. */
+static int klat_parse_cpus(const char *s, struct klat_opts *o)
+{
+	int cpus[WSC_LAT_MAX_ROLES];
+	unsigned int i;
+
+	if (parse_cpu_list("--cpus", s, cpus, WSC_LAT_MAX_ROLES, &o->nr_cpus))
+		return -1;
+	for (i = 0; i < o->nr_cpus; i++)
+		o->cpus[i] = (uint32_t)cpus[i];
+	return 0;
+}
+
+static int klat_check_cpus(const struct klat_opts *o)
+{
+	unsigned int i;
+
+	if (!o->nr_cpus)
+		return 0;
+	if (o->nr_cpus != o->exp->roles)
+		return klat_bad("%s uses %u CPU%s, --cpus gave %u", o->exp->name,
+				o->exp->roles, o->exp->roles == 1 ? "" : "s",
+				o->nr_cpus);
+	if (o->nr_cpus == 2 && o->cpus[0] == o->cpus[1])
+		return klat_bad("%s needs two different CPUs", o->exp->name);
+	for (i = 0; i < o->nr_cpus; i++) {
+		if (cpu_offline((int)o->cpus[i]))
+			return klat_bad("CPU %u is offline", o->cpus[i]);
+	}
+	return 0;
+}
+
+/* A kernel (or transport) failure: exit code 1 with the kernel's reason. */
+static int klat_fail(struct wsc_lat *lat, const char *experiment, int err)
+{
+	const char *why = wsc_lat_error(lat);
+
+	if (why[0])
+		fprintf(stderr, "wsc klat: %s: %s\n", strerror(-err), why);
+	else if (err == -ENODATA && experiment)
+		fprintf(stderr, "wsc klat: %s: %s has no result (run it first)\n",
+			strerror(-err), experiment);
+	else if (err == -EPERM)
+		fprintf(stderr, "wsc klat: %s: running and resetting need CAP_SYS_ADMIN\n",
+			strerror(-err));
+	else
+		fprintf(stderr, "wsc klat: %s\n", strerror(-err));
+	return 1;
+}
+
+static int klat_open(struct wsc_lat **lat)
+{
+	int ret = wsc_lat_open(lat);
+
+	if (ret == -ENOENT)
+		fprintf(stderr, "wsc klat: the wsc module is not loaded (insmod wsc.ko)\n");
+	else if (ret)
+		fprintf(stderr, "wsc klat: cannot reach the %s netlink family: %s\n",
+			WSC_LAT_GENL_NAME, strerror(-ret));
+	return ret;
+}
+
+static void klat_print_cpus(FILE *f, const struct klat_exp *e,
+			    const struct wsc_lat_stats *st)
+{
+	if (st->nr_cpus == 1) {
+		fprintf(f, "# CPU: %u\n", st->cpu[0]);
+	} else if (e && (e->flags & WSC_EXPF_WAKE)) {
+		fprintf(f, "# CPUs: %u (waker), %u (woken, measured)\n",
+			st->cpu[0], st->cpu[1]);
+	} else {
+		fprintf(f, "# CPUs: %u, %u (both measured)\n", st->cpu[0], st->cpu[1]);
+	}
+}
+
+static void klat_print_table(const struct wsc_lat_stats *st, bool ran)
+{
+	const struct klat_exp *e = klat_find(st->experiment);
+	struct report_row rows[2];
+
+	printf("# wsc klat %s: %s\n", st->experiment, e ? e->what : "?");
+	if (e && (e->flags & WSC_EXPF_SPINLOCK) && env_preempt_rt())
+		printf("# note: %s\n", ENV_RT_SPINLOCK_NOTE);
+	if (st->errors)
+		printf("# WARNING: %llu of %u samples refused (negative): the figures are of the other %llu\n",
+		       (unsigned long long)st->errors, st->iterations,
+		       (unsigned long long)st->sum.count);
+	printf("# run %llu (%s): %u iterations; figures in ns; stddev is the spread of the samples, ci95 the mean +- 1.96 standard errors\n",
+	       (unsigned long long)st->run_id,
+	       ran ? "just taken" : "kept from earlier", st->iterations);
+	env_print_text(stdout);
+
+	rows[0] = (struct report_row){ .label = "raw", .sum = &st->sum };
+	rows[1] = (struct report_row){ .label = "net", .sum = &st->sum,
+				       .off_ps = st->timer_ps };
+	report_table(stdout, "row", rows, 2, NULL);
+
+	printf("# net = raw minus the timer (the clock's median cost, below), floored at 0; stddev unchanged\n");
+	printf("# errors: %llu samples refused (negative)", (unsigned long long)st->errors);
+	if (st->sum.count + st->errors != st->iterations)
+		printf("; %llu iterations unaccounted for",
+		       (unsigned long long)(st->iterations - st->sum.count - st->errors));
+	printf("\n");
+	printf("# timer: " PS_FMT " ns, the median cost of a back-to-back ktime_get_ns() pair on the measuring CPU, this run\n",
+	       PS_ARG(st->timer_ps));
+	if (st->block_ops)
+		printf("# block estimate: " PS_FMT " ns per operation, from blocks of %u operations timed together (clock not subtracted)\n",
+		       PS_ARG(st->block_ps), st->block_ops);
+	printf("# warm-up: %u iterations per CPU, discarded\n", st->warmup);
+	klat_print_cpus(stdout, e, st);
+	printf("# run id: %llu\n", (unsigned long long)st->run_id);
+	printf("# duration: %llu.%03llu ms\n",
+	       (unsigned long long)(st->duration_ns / 1000000),
+	       (unsigned long long)(st->duration_ns / 1000 % 1000));
+}
+
+/* The keys of one result; the caller opens and closes the object. */
+static void klat_print_json_fields(const struct wsc_lat_stats *st)
+{
+	const struct klat_exp *e = klat_find(st->experiment);
+	const struct wsc_summary *s = &st->sum;
+	unsigned int i;
+
+	printf("\"experiment\": ");
+	json_string(stdout, st->experiment);
+	printf(", \"description\": ");
+	json_string(stdout, e ? e->what : "");
+	printf(", \"iterations\": %u, \"cpus\": [", st->iterations);
+	for (i = 0; i < st->nr_cpus; i++)
+		printf("%s%u", i ? ", " : "", st->cpu[i]);
+	printf("], \"warmup\": %u, \"count\": %llu, \"errors\": %llu",
+	       st->warmup, (unsigned long long)s->count,
+	       (unsigned long long)st->errors);
+	printf(", ");
+	report_json_figures(stdout, s, st->timer_ps);
+	if (st->block_ops)
+		printf(", \"block_ns\": " PS_FMT ", \"block_ops\": %u",
+		       PS_ARG(st->block_ps), st->block_ops);
+	else
+		printf(", \"block_ns\": null, \"block_ops\": null");
+	printf(", \"run_id\": %llu, \"duration_ns\": %llu",
+	       (unsigned long long)st->run_id,
+	       (unsigned long long)st->duration_ns);
+}
+
+static void klat_print_json(const struct wsc_lat_stats *st)
+{
+	printf("{");
+	klat_print_json_fields(st);
+	printf(", \"environment\": ");
+	env_print_json(stdout);
+	printf("}\n");
+}
+
+/* The samples dump into the CSV, kept too for a check against the result. */
+struct klat_csv {
+	FILE *f;
+	uint64_t *copy;
+	uint64_t cap;
+	uint64_t rows;
+};
+
+static int klat_csv_row(void *ctx, uint64_t index, uint64_t ns)
+{
+	struct klat_csv *c = ctx;
+
+	if (c->rows == c->cap)
+		return -EOVERFLOW;	/* more samples than the result counts */
+	c->copy[c->rows++] = ns;
+	if (fprintf(c->f, "%llu,%llu\n", (unsigned long long)index,
+		    (unsigned long long)ns) < 0)
+		return -EIO;
+	return 0;
+}
+
+/*
+ * Write every raw sample of @st's experiment to @f.  The rows must be as
+ * many as the result counts, and summarise to the same figures: else a
+ * later run replaced the result, or something was lost.
+ */
+static int klat_write_csv(struct wsc_lat *lat, FILE *f, const char *path,
+			  const struct wsc_lat_stats *st)
+{
+	struct klat_csv c = { .f = f, .cap = st->sum.count };
+	struct wsc_summary again;
+	int ret;
+
+	c.copy = malloc((c.cap + 1) * sizeof(*c.copy));
+	if (!c.copy) {
+		fprintf(stderr, "wsc klat: no memory for %llu samples\n",
+			(unsigned long long)c.cap);
+		return 1;
+	}
+	fprintf(f, "index,ns\n");
+	ret = wsc_lat_samples(lat, st->experiment, klat_csv_row, &c);
+	if (ret < 0) {
+		free(c.copy);
+		if (ret == -EOVERFLOW || ret == -EIO) {
+			fprintf(stderr, "wsc klat: writing %s: %s\n", path,
+				ret == -EIO ? "write error" :
+				"more samples than the result counts");
+			return 1;
+		}
+		return klat_fail(lat, st->experiment, ret);
+	}
+	if (c.rows != st->sum.count) {
+		fprintf(stderr, "wsc klat: %s: %llu samples written, the result counts %llu\n",
+			path, (unsigned long long)c.rows,
+			(unsigned long long)st->sum.count);
+		free(c.copy);
+		return 1;
+	}
+	wsc_stats_summary(c.copy, c.rows, &again);
+	free(c.copy);
+	if (memcmp(&again, &st->sum, sizeof(again))) {
+		fprintf(stderr, "wsc klat: %s: the samples do not give the result's figures (replaced by another run?)\n",
+			path);
+		return 1;
+	}
+	return 0;
+}
+
+static int klat_experiment(const struct klat_opts *o)
+{
+	struct wsc_lat_stats st;
+	struct wsc_lat *lat;
+	struct csv_out csv = { NULL };
+	int ret;
+
+	if (o->csv) {
+		ret = csv_open(&csv, "klat", o->csv);
+		if (ret)
+			return ret;
+	}
+	ret = klat_open(&lat);
+	if (ret) {
+		ret = 1;
+		goto out_csv;
+	}
+	if (!o->json && isatty(STDERR_FILENO))
+		fprintf(stderr, "wsc klat: running %s...\r", o->exp->name);
+	ret = wsc_lat_run(lat, o->exp->name, o->iters, o->cpus, o->nr_cpus, &st);
+	if (!o->json && isatty(STDERR_FILENO))
+		fprintf(stderr, "%60s\r", "");
+	if (ret) {
+		ret = klat_fail(lat, o->exp->name, ret);
+		goto out_lat;
+	}
+	if (o->json)
+		klat_print_json(&st);
+	else
+		klat_print_table(&st, true);
+	fflush(stdout);
+
+	if (csv.f)
+		ret = csv_commit(&csv, "klat",
+				 klat_write_csv(lat, csv.f, o->csv, &st));
+out_lat:
+	wsc_lat_close(lat);
+out_csv:
+	csv_abort(&csv);
+	return ret;
+}
+
+static int klat_show(const struct klat_opts *o)
+{
+	struct wsc_lat_stats st;
+	struct wsc_lat *lat;
+	unsigned int i, found = 0;
+	int ret = 0;
+
+	if (klat_open(&lat))
+		return 1;
+	if (o->exp) {
+		ret = wsc_lat_stats_get(lat, o->exp->name, &st);
+		if (ret) {
+			ret = klat_fail(lat, o->exp->name, ret);
+		} else if (o->json) {
+			klat_print_json(&st);
+		} else {
+			klat_print_table(&st, false);
+		}
+		goto out;
+	}
+
+	if (o->json)
+		printf("{\"results\": [");
+	for (i = 0; i < WSC_NR_EXPERIMENTS; i++) {
+		ret = wsc_lat_stats_get(lat, klat_exps[i].name, &st);
+		if (ret == -ENODATA)
+			continue;
+		if (ret) {
+			if (o->json)
+				printf("]}\n");
+			fflush(stdout);
+			ret = klat_fail(lat, klat_exps[i].name, ret);
+			goto out;
+		}
+		if (o->json) {
+			printf("%s{", found ? ", " : "");
+			klat_print_json_fields(&st);
+			printf("}");
+		} else {
+			if (found)
+				printf("\n");
+			klat_print_table(&st, false);
+		}
+		found++;
+	}
+	ret = 0;
+	if (o->json) {
+		printf("], \"environment\": ");
+		env_print_json(stdout);
+		printf("}\n");
+	} else if (!found) {
+		printf("# wsc klat: no results (run an experiment first)\n");
+	}
+out:
+	wsc_lat_close(lat);
+	return ret;
+}
+
+static int klat_reset(const struct klat_opts *o)
+{
+	struct wsc_lat *lat;
+	int ret;
+
+	if (klat_open(&lat))
+		return 1;
+	ret = wsc_lat_reset(lat, o->exp ? o->exp->name : NULL);
+	if (ret)
+		ret = klat_fail(lat, o->exp ? o->exp->name : NULL, ret);
+	wsc_lat_close(lat);
+	return ret;
+}
+
+static int klat_print_list(bool json)
+{
+	unsigned int i;
+
+	if (!json) {
+		printf("# experiment        CPUs  what a sample is\n");
+		klat_list(stdout, "");
+		return 0;
+	}
+	printf("{\"experiments\": [");
+	for (i = 0; i < WSC_NR_EXPERIMENTS; i++) {
+		const struct klat_exp *e = &klat_exps[i];
+
+		printf("%s{\"name\": ", i ? ", " : "");
+		json_string(stdout, e->name);
+		printf(", \"cpus\": %u, \"block\": %s, \"wake\": %s, \"description\": ",
+		       e->roles, e->flags & WSC_EXPF_BLOCK ? "true" : "false",
+		       e->flags & WSC_EXPF_WAKE ? "true" : "false");
+		json_string(stdout, e->what);
+		printf("}");
+	}
+	printf("]}\n");
+	return 0;
+}
+
+/* 0: run; -1: done, exit 0 (--help); else the exit code. */
+static int klat_parse(struct klat_opts *o, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "iters", required_argument, NULL, 'n' },
+		{ "cpus",  required_argument, NULL, 'c' },
+		{ "json",  no_argument,       NULL, 'j' },
+		{ "csv",   required_argument, NULL, 'C' },
+		{ "list",  no_argument,       NULL, 'l' },
+		{ "help",  no_argument,       NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	bool list = false, has_iters = false, has_cpus = false;
+	const char *what, *name = NULL;
+	uint64_t v;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "n:c:jlh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'n':
+			if (parse_u64("--iters", optarg, 1, WSC_LAT_MAX_ITERATIONS, &v))
+				goto usage;
+			o->iters = (uint32_t)v;
+			has_iters = true;
+			break;
+		case 'c':
+			if (klat_parse_cpus(optarg, o))
+				goto usage;
+			has_cpus = true;
+			break;
+		case 'j':
+			o->json = true;
+			break;
+		case 'C':
+			o->csv = optarg;
+			break;
+		case 'l':
+			list = true;
+			break;
+		case 'h':
+			klat_usage(stdout);
+			return -1;
+		default:
+			goto usage;
+		}
+	}
+
+	if (list) {
+		if (optind != argc)
+			return klat_bad("unexpected argument '%s'", argv[optind]);
+		if (has_iters || has_cpus || o->csv)
+			return klat_bad("--list takes no other option than --json");
+		o->action = KLAT_LIST;
+		return 0;
+	}
+	if (optind >= argc)
+		return klat_bad("which experiment? (wsc klat --list)");
+	what = argv[optind++];
+	if (!strcmp(what, "show")) {
+		o->action = KLAT_SHOW;
+	} else if (!strcmp(what, "reset")) {
+		o->action = KLAT_RESET;
+	} else {
+		name = what;
+	}
+	if (o->action != KLAT_RUN && optind < argc)
+		name = argv[optind++];
+	if (optind < argc)
+		return klat_bad("unexpected argument '%s'", argv[optind]);
+	if (name) {
+		o->exp = klat_find(name);
+		if (!o->exp)
+			return klat_bad("unknown experiment '%s' (wsc klat --list)", name);
+	}
+
+	if (o->action == KLAT_RUN)
+		return klat_check_cpus(o);
+	if (has_iters || has_cpus || o->csv)
+		return klat_bad("--iters, --cpus and --csv go with a run, not '%s'", what);
+	if (o->action == KLAT_RESET && o->json)
+		return klat_bad("reset prints nothing: no --json");
+	return 0;
+
+usage:
+	fprintf(stderr, "Try 'wsc klat --help'.\n");
+	return EXIT_USAGE;
+}
+
+static int klat_run(const struct klat_opts *o)
+{
+	switch (o->action) {
+	case KLAT_LIST:
+		return klat_print_list(o->json);
+	case KLAT_SHOW:
+		return klat_show(o);
+	case KLAT_RESET:
+		return klat_reset(o);
+	default:
+		return klat_experiment(o);
+	}
+}
+
+int cmd_klat(int argc, char **argv)
+{
+	struct klat_opts o = { .action = KLAT_RUN };
+	int ret = klat_parse(&o, argc, argv);
+
+	if (ret)
+		return ret < 0 ? 0 : ret;
+	return klat_run(&o);
+}

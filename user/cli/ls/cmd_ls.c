@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: MIT
+/*
+ * wsc ls: list a folder like `LC_ALL=C ls -l --time-style=long-iso`, its
+ * stat calls made as one wrapped batch (or, with --conventional, a loop of
+ * fstatat()); or time both against the system's ls (paper 002).
+ *
+ *   wsc ls [-l] [--conventional] DIR
+ *   wsc ls --compare [-r R] [--json] [--csv FILE] [--dir SCRATCH] [--keep]
+ *   wsc ls --compare [-r R] [--json] [--csv FILE] DIR...
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cmd_ls.h"
+#include "common/args.h"
+#include "ls.h"
+
+static void ls_usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: wsc ls [-l] [--conventional] DIR\n"
+		"       wsc ls --compare [-r R] [--json] [--csv FILE] [--dir SCRATCH] [--keep]\n"
+		"       wsc ls --compare [-r R] [--json] [--csv FILE] DIR...\n\n"
+		"List DIR as `LC_ALL=C ls -l --time-style=long-iso DIR` does (names only\n"
+		"without -l; names starting with '.' left out), sorted bytewise.  The stat\n"
+		"call of every name goes to the kernel as one wrapped batch of newfstatat\n"
+		"entries through /dev/wsc, each its own chain, so a name removed meanwhile\n"
+		"fails alone (\"cannot access\", exit status 1 at the end).\n\n"
+		"  -l, --long          the long listing: mode, links, owner, group, size,\n"
+		"                      mtime, name, symlink target\n"
+		"      --conventional  stat with a loop of fstatat() instead (no module needed)\n\n"
+		"--compare times, per folder, the long listing with the batch (wsc), with\n"
+		"the fstatat() loop (conventional) and the system's ls as a whole process\n"
+		"(fork, exec, drain its pipe, reap: system), interleaved round by round\n"
+		"after an untimed warm-up round (a 6-round order: each variant first twice\n"
+		"and after each other equally often), and the stat phase alone.  Every round's\n"
+		"listings must agree (wsc = conventional byte for byte, = system ls field\n"
+		"by field), else exit status 1.  Without DIR, two folders of %u and %u\n"
+		"files are made for the run and removed after it.\n\n"
+		"  -r, --repetitions R timed rounds, 1..%u (default %u)\n"
+		"  -j, --json          one JSON object instead of the tables\n"
+		"      --csv FILE      every sample: files,variant,phase,repetition,ns\n"
+		"                      (phase listing or stat); written only when verified\n"
+		"      --dir SCRATCH   make the folders in a fresh folder under SCRATCH\n"
+		"                      (default $TMPDIR, else /tmp)\n"
+		"      --keep          leave the folders made\n"
+		"  -h, --help          show this help\n\n"
+		"Needs wsc.ko loaded, except with --conventional or without -l.  Under\n"
+		"emulation the times are emulated: only ratios within one run carry over.\n",
+		5, 408, LS_MAX_REPS, LS_DEFAULT_REPS);
+}
+
+static int ls_bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static int ls_bad(const char *fmt, ...)
+{
+	char msg[4200];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	usage_error("ls", "%s", msg);
+	return EXIT_USAGE;
+}
+
+/* The folders are made in SCRATCH: refuse one that cannot hold them. */
+static int ls_check_scratch(const char *dir)
+{
+	struct stat st;
+
+	if (!dir[0])
+		return ls_bad("--dir needs a folder");
+	if (stat(dir, &st))
+		return ls_bad("--dir %s: %s", dir, strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return ls_bad("--dir %s is not a folder", dir);
+	if (access(dir, W_OK | X_OK))
+		return ls_bad("--dir: cannot write in %s: %s", dir,
+			      strerror(errno));
+	return 0;
+}
+
+static int ls_plain(const char *path, bool long_fmt, enum ls_how how)
+{
+	struct ls_dir d = LS_DIR_INIT;
+	struct ls_buf out = { NULL };
+	int ret;
+
+	ret = ls_list(&d, path, how, long_fmt, &out, NULL);
+	if (ret < 0)
+		goto out;
+	/* Like ls: say which names failed, list the others, then fail. */
+	ls_dir_report(&d);
+	if (out.len && fwrite(out.p, 1, out.len, stdout) != out.len)
+		ret = -EIO;
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "wsc ls: write error: %s\n", strerror(errno));
+		ret = -EIO;
+	}
+out:
+	ls_buf_free(&out);
+	ls_dir_free(&d);
+	return ret ? 1 : 0;
+}
+
+/**
+ * struct ls_opts - what wsc ls was asked
+ * @long_fmt, @conventional: -l, --conventional
+ * @compare: --compare, with its options in @co
+ * @dir:     the folder to list, without --compare
+ */
+struct ls_opts {
+	bool long_fmt;
+	bool conventional;
+	bool compare;
+	const char *dir;
+	struct ls_compare_opts co;
+};
+
+/* 0: run; -1: done, exit 0 (--help); else the exit code. */
+static int ls_parse(struct ls_opts *o, int argc, char **argv)
+{
+	enum { OPT_CONV = 256, OPT_COMPARE, OPT_CSV, OPT_DIR, OPT_KEEP };
+	static const struct option opts[] = {
+		{ "long",         no_argument,       NULL, 'l' },
+		{ "conventional", no_argument,       NULL, OPT_CONV },
+		{ "compare",      no_argument,       NULL, OPT_COMPARE },
+		{ "repetitions",  required_argument, NULL, 'r' },
+		{ "json",         no_argument,       NULL, 'j' },
+		{ "csv",          required_argument, NULL, OPT_CSV },
+		{ "dir",          required_argument, NULL, OPT_DIR },
+		{ "keep",         no_argument,       NULL, OPT_KEEP },
+		{ "help",         no_argument,       NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct ls_compare_opts *co = &o->co;
+	bool has_reps = false;
+	uint64_t v;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "lr:jh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'l':
+			o->long_fmt = true;
+			break;
+		case OPT_CONV:
+			o->conventional = true;
+			break;
+		case OPT_COMPARE:
+			o->compare = true;
+			break;
+		case 'r':
+			if (parse_u64("--repetitions", optarg, 1, LS_MAX_REPS, &v))
+				goto usage;
+			co->reps = (unsigned int)v;
+			has_reps = true;
+			break;
+		case 'j':
+			co->json = true;
+			break;
+		case OPT_CSV:
+			co->csv = optarg;
+			break;
+		case OPT_DIR:
+			co->scratch = optarg;
+			break;
+		case OPT_KEEP:
+			co->keep = true;
+			break;
+		case 'h':
+			ls_usage(stdout);
+			return -1;
+		default:
+			goto usage;
+		}
+	}
+
+	if (!o->compare) {
+		if (has_reps || co->json || co->csv || co->scratch || co->keep)
+			return ls_bad("-r, --json, --csv, --dir and --keep go with --compare");
+		if (optind >= argc)
+			return ls_bad("which folder?");
+		if (optind + 1 != argc)
+			return ls_bad("one folder at a time: unexpected '%s'",
+				      argv[optind + 1]);
+		o->dir = argv[optind];
+		return 0;
+	}
+	if (o->long_fmt || o->conventional)
+		return ls_bad("--compare times the long listing both ways: no %s",
+			      o->long_fmt ? "-l" : "--conventional");
+	if (optind < argc) {
+		if (co->scratch || co->keep)
+			return ls_bad("--dir and --keep go with the folders --compare makes, not with DIR");
+		co->dirs = argv + optind;
+		co->nr_dirs = (unsigned int)(argc - optind);
+	} else if (co->scratch && ls_check_scratch(co->scratch)) {
+		return EXIT_USAGE;
+	}
+	return 0;
+
+usage:
+	fprintf(stderr, "Try 'wsc ls --help'.\n");
+	return EXIT_USAGE;
+}
+
+static int ls_run(const struct ls_opts *o)
+{
+	/* ls's times and ours must be in one zone, read once. */
+	tzset();
+	if (!o->compare)
+		return ls_plain(o->dir, o->long_fmt,
+				o->conventional ? LS_CONVENTIONAL : LS_WSC);
+	return ls_compare(&o->co);
+}
+
+int cmd_ls(int argc, char **argv)
+{
+	struct ls_opts o = { .co = { .reps = LS_DEFAULT_REPS } };
+	int ret = ls_parse(&o, argc, argv);
+
+	if (ret)
+		return ret < 0 ? 0 : ret;
+	return ls_run(&o);
+}
