@@ -1,61 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The latency lab's generic netlink family, "syscall_lat": run an
- * experiment, read its result, stream its raw samples and histograms,
- * reset.  The trace's commands are in genl_trace.c; their ops are here,
- * in the family's one table.  include/uapi/linux/wsc.h maps the commands and attributes and
- * Documentation/netlink/syscall_lat.yaml describes them in full.
+ * The latency lab's commands of the generic netlink family "syscall_lat"
+ * (genl.c): run an experiment, read its result, stream its raw samples
+ * and histograms, reset.
  *
  * This file only translates: it checks what the caller sent, names every
  * refusal in the extended ack, and turns results into messages.  Runs and
- * results belong to lab.c.  The family sets parallel_ops, so no handler
- * runs under genl_mutex: a run takes seconds, and lab.c answers a second
- * RUN with -EBUSY instead of queueing it.
+ * results belong to lab.c.
  */
 #include <linux/capability.h>
 #include <linux/cpumask.h>
 #include <linux/kernel.h>
-#include <linux/module.h>
 #include <linux/netlink.h>
 #include <net/genetlink.h>
 
 #include "wsc.h"
-
-
-/*
- * Policies, one per command.  Every array spans the whole attribute space
- * so that an attribute of this family that the command does not take
- * (NLA_UNSPEC here) is refused as "Unsupported attribute", and one beyond
- * WSC_LAT_A_MAX as "Unknown attribute type"; strict validation, which
- * every command of a family with resv_start_op 0 gets, does both.
- */
-
-/*
- * Not const: 6.1's struct nla_policy points to a non-const range.  The
- * short NLA_POLICY_RANGE() cannot be used, its bounds are s16.
- */
-static struct netlink_range_validation wsc_genl_iterations_range = {
-	.min	= 1,
-	.max	= WSC_LAT_MAX_ITERATIONS,
-};
-
-static const struct nla_policy wsc_genl_run_policy[WSC_LAT_A_MAX + 1] = {
-	[WSC_LAT_A_EXPERIMENT]	= { .type = NLA_NUL_STRING,
-				    .len = WSC_LAT_NAME_MAX },
-	[WSC_LAT_A_ITERATIONS]	= NLA_POLICY_FULL_RANGE(NLA_U32,
-					&wsc_genl_iterations_range),
-	[WSC_LAT_A_CPU]		= { .type = NLA_U32 },
-};
-
-/* GET_STATS, GET_SAMPLES, GET_HIST and RESET take one experiment. */
-static const struct nla_policy wsc_genl_experiment_policy[WSC_LAT_A_MAX + 1] = {
-	[WSC_LAT_A_EXPERIMENT]	= { .type = NLA_NUL_STRING,
-				    .len = WSC_LAT_NAME_MAX },
-};
+#include "genl.h"
 
 /* The experiment @nla names, or -ENOENT with a message. */
-static int wsc_genl_lookup(const struct nlattr *nla,
-			   struct netlink_ext_ack *extack)
+static int wsc_genl_lab_lookup(const struct nlattr *nla,
+			       struct netlink_ext_ack *extack)
 {
 	/* The policy made it a NUL-terminated string. */
 	int exp = wsc_lat_find(nla_data(nla));
@@ -68,19 +32,19 @@ static int wsc_genl_lookup(const struct nlattr *nla,
 }
 
 /* The experiment a do request must name. */
-static int wsc_genl_experiment(struct genl_info *info)
+static int wsc_genl_lab_experiment(struct genl_info *info)
 {
 	if (GENL_REQ_ATTR_CHECK(info, WSC_LAT_A_EXPERIMENT)) {
 		NL_SET_ERR_MSG(info->extack, "EXPERIMENT is required");
 		return -EINVAL;
 	}
-	return wsc_genl_lookup(info->attrs[WSC_LAT_A_EXPERIMENT],
+	return wsc_genl_lab_lookup(info->attrs[WSC_LAT_A_EXPERIMENT],
 			       info->extack);
 }
 
-static void wsc_genl_wrong_cpu_count(struct netlink_ext_ack *extack,
-				     const struct nlattr *nla,
-				     unsigned int roles)
+static void wsc_genl_lab_wrong_cpu_count(struct netlink_ext_ack *extack,
+					 const struct nlattr *nla,
+					 unsigned int roles)
 {
 	/* No formatted extack messages in 6.1: one message per count. */
 	BUILD_BUG_ON(WSC_LAT_MAX_ROLES != 2);
@@ -103,8 +67,8 @@ static void wsc_genl_wrong_cpu_count(struct netlink_ext_ack *extack,
  * before the run starts, and lab.c makes sure of them again under the
  * hotplug lock.
  */
-static int wsc_genl_cpus(struct genl_info *info, unsigned int roles,
-			 struct wsc_lat_request *req)
+static int wsc_genl_lab_cpus(struct genl_info *info, unsigned int roles,
+			     struct wsc_lat_request *req)
 {
 	const struct nlattr *nla;
 	unsigned int cpu, i;
@@ -115,7 +79,7 @@ static int wsc_genl_cpus(struct genl_info *info, unsigned int roles,
 		if (nla_type(nla) != WSC_LAT_A_CPU)
 			continue;
 		if (req->nr_cpus == roles) {
-			wsc_genl_wrong_cpu_count(info->extack, nla, roles);
+			wsc_genl_lab_wrong_cpu_count(info->extack, nla, roles);
 			return -EINVAL;
 		}
 		cpu = nla_get_u32(nla);
@@ -151,14 +115,14 @@ static int wsc_genl_cpus(struct genl_info *info, unsigned int roles,
 			return -EINVAL;
 		}
 	} else if (req->nr_cpus < roles) {
-		wsc_genl_wrong_cpu_count(info->extack, NULL, roles);
+		wsc_genl_lab_wrong_cpu_count(info->extack, NULL, roles);
 		return -EINVAL;
 	}
 	return 0;
 }
 
 /* Room for a result message, given how many CPUs it names. */
-static size_t wsc_genl_result_size(const struct wsc_lat_result *r)
+static size_t wsc_genl_lab_result_size(const struct wsc_lat_result *r)
 {
 	return nla_total_size(WSC_LAT_NAME_MAX + 1) +	/* EXPERIMENT */
 	       nla_total_size(sizeof(u32)) *
@@ -172,9 +136,9 @@ static size_t wsc_genl_result_size(const struct wsc_lat_result *r)
  * header's @portid, @seq and @flags.  Returns 0, or -EMSGSIZE with @skb
  * as it was.
  */
-static int wsc_genl_put_result(struct sk_buff *skb,
-			       const struct wsc_lat_result *r, u32 portid,
-			       u32 seq, int flags, u8 cmd)
+static int wsc_genl_lab_put_result(struct sk_buff *skb,
+				   const struct wsc_lat_result *r, u32 portid,
+				   u32 seq, int flags, u8 cmd)
 {
 	const struct wsc_summary *s = &r->fig.sum;
 	void *hdr;
@@ -187,10 +151,10 @@ static int wsc_genl_put_result(struct sk_buff *skb,
 	if (nla_put_string(skb, WSC_LAT_A_EXPERIMENT,
 			   wsc_experiments[r->fig.req.exp].name) ||
 	    nla_put_u32(skb, WSC_LAT_A_ITERATIONS, r->fig.req.iterations))
-		goto cancel;
+		goto cancel_msg;
 	for (i = 0; i < r->fig.req.nr_cpus; i++)
 		if (nla_put_u32(skb, WSC_LAT_A_CPU, r->fig.req.cpu[i]))
-			goto cancel;
+			goto cancel_msg;
 	if (nla_put_u64_64bit(skb, WSC_LAT_A_COUNT, s->count, WSC_LAT_A_PAD) ||
 	    nla_put_u64_64bit(skb, WSC_LAT_A_ERRORS, r->fig.errors, WSC_LAT_A_PAD) ||
 	    nla_put_u32(skb, WSC_LAT_A_WARMUP, r->fig.warmup) ||
@@ -216,41 +180,41 @@ static int wsc_genl_put_result(struct sk_buff *skb,
 			      WSC_LAT_A_PAD) ||
 	    nla_put_u64_64bit(skb, WSC_LAT_A_TIMER_PS, r->fig.timer_ps,
 			      WSC_LAT_A_PAD))
-		goto cancel;
+		goto cancel_msg;
 	/* An experiment that sleeps has no block timing: say nothing. */
 	if (r->fig.block_ops &&
 	    (nla_put_u64_64bit(skb, WSC_LAT_A_BLOCK_PS, r->fig.block_ps,
 			       WSC_LAT_A_PAD) ||
 	     nla_put_u32(skb, WSC_LAT_A_BLOCK_OPS, r->fig.block_ops)))
-		goto cancel;
+		goto cancel_msg;
 	if (nla_put_u64_64bit(skb, WSC_LAT_A_RUN_ID, r->fig.run_id,
 			      WSC_LAT_A_PAD) ||
 	    nla_put_u64_64bit(skb, WSC_LAT_A_DURATION_NS, r->fig.duration_ns,
 			      WSC_LAT_A_PAD))
-		goto cancel;
+		goto cancel_msg;
 
 	genlmsg_end(skb, hdr);
 	return 0;
 
-cancel:
+cancel_msg:
 	genlmsg_cancel(skb, hdr);
 	return -EMSGSIZE;
 }
 
 /* Answer a do request with @r's result message. */
-static int wsc_genl_reply_result(struct genl_info *info,
-				 const struct wsc_lat_result *r, u8 cmd)
+static int wsc_genl_lab_reply_result(struct genl_info *info,
+				     const struct wsc_lat_result *r, u8 cmd)
 {
 	struct sk_buff *msg;
 	int err;
 
-	msg = genlmsg_new(wsc_genl_result_size(r), GFP_KERNEL);
+	msg = genlmsg_new(wsc_genl_lab_result_size(r), GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
-	err = wsc_genl_put_result(msg, r, info->snd_portid, info->snd_seq, 0,
-				  cmd);
+	err = wsc_genl_lab_put_result(msg, r, info->snd_portid, info->snd_seq, 0,
+				      cmd);
 	if (err) {
-		/* wsc_genl_result_size() is wrong: a bug, not the caller's. */
+		/* wsc_genl_lab_result_size() is wrong: a bug, not the caller's. */
 		WARN_ON_ONCE(1);
 		nlmsg_free(msg);
 		return err;
@@ -258,7 +222,16 @@ static int wsc_genl_reply_result(struct genl_info *info,
 	return genlmsg_reply(msg, info);
 }
 
-static int wsc_genl_run(struct sk_buff *skb, struct genl_info *info)
+/**
+ * wsc_genl_lab_run() - RUN: run an experiment, answer with its result
+ * @skb:  the request
+ * @info: its parsed attributes and extack
+ *
+ * Needs CAP_SYS_ADMIN.  Blocks for the length of the run.
+ *
+ * Return: 0 once the result message is sent, or -errno.
+ */
+int wsc_genl_lab_run(struct sk_buff *skb, struct genl_info *info)
 {
 	struct wsc_lat_request req = {};
 	struct wsc_lat_result *r;
@@ -269,14 +242,14 @@ static int wsc_genl_run(struct sk_buff *skb, struct genl_info *info)
 			       "running an experiment needs CAP_SYS_ADMIN");
 		return -EPERM;
 	}
-	exp = wsc_genl_experiment(info);
+	exp = wsc_genl_lab_experiment(info);
 	if (exp < 0)
 		return exp;
 	req.exp = exp;
 	req.iterations = WSC_LAT_DEFAULT_ITERATIONS;
 	if (info->attrs[WSC_LAT_A_ITERATIONS])
 		req.iterations = nla_get_u32(info->attrs[WSC_LAT_A_ITERATIONS]);
-	err = wsc_genl_cpus(info, wsc_experiments[exp].roles, &req);
+	err = wsc_genl_lab_cpus(info, wsc_experiments[exp].roles, &req);
 	if (err)
 		return err;
 
@@ -301,17 +274,25 @@ static int wsc_genl_run(struct sk_buff *skb, struct genl_info *info)
 	if (err)
 		return err;
 
-	err = wsc_genl_reply_result(info, r, WSC_LAT_CMD_RUN);
+	err = wsc_genl_lab_reply_result(info, r, WSC_LAT_CMD_RUN);
 	wsc_lat_put(r);
 	return err;
 }
 
-static int wsc_genl_get_stats(struct sk_buff *skb, struct genl_info *info)
+/**
+ * wsc_genl_lab_get_stats() - GET_STATS do: one experiment's last result
+ * @skb:  the request
+ * @info: its parsed attributes and extack
+ *
+ * Return: 0 once the result message is sent, -ENODATA without a result,
+ * or another -errno.
+ */
+int wsc_genl_lab_get_stats(struct sk_buff *skb, struct genl_info *info)
 {
 	struct wsc_lat_result *r;
 	int exp, err;
 
-	exp = wsc_genl_experiment(info);
+	exp = wsc_genl_lab_experiment(info);
 	if (exp < 0)
 		return exp;
 	r = wsc_lat_get(exp);
@@ -321,12 +302,21 @@ static int wsc_genl_get_stats(struct sk_buff *skb, struct genl_info *info)
 				    "no result for this experiment: run it first");
 		return -ENODATA;
 	}
-	err = wsc_genl_reply_result(info, r, WSC_LAT_CMD_GET_STATS);
+	err = wsc_genl_lab_reply_result(info, r, WSC_LAT_CMD_GET_STATS);
 	wsc_lat_put(r);
 	return err;
 }
 
-static int wsc_genl_reset(struct sk_buff *skb, struct genl_info *info)
+/**
+ * wsc_genl_lab_reset() - RESET: forget one experiment's result, or all
+ * @skb:  the request
+ * @info: its parsed attributes and extack
+ *
+ * Needs CAP_SYS_ADMIN.
+ *
+ * Return: 0 or -errno (-EBUSY while a run is in progress).
+ */
+int wsc_genl_lab_reset(struct sk_buff *skb, struct genl_info *info)
 {
 	int exp = -1;
 
@@ -337,8 +327,8 @@ static int wsc_genl_reset(struct sk_buff *skb, struct genl_info *info)
 	}
 	/* Without EXPERIMENT, every result goes. */
 	if (info->attrs[WSC_LAT_A_EXPERIMENT]) {
-		exp = wsc_genl_lookup(info->attrs[WSC_LAT_A_EXPERIMENT],
-				      info->extack);
+		exp = wsc_genl_lab_lookup(info->attrs[WSC_LAT_A_EXPERIMENT],
+					  info->extack);
 		if (exp < 0)
 			return exp;
 	}
@@ -356,24 +346,24 @@ static int wsc_genl_reset(struct sk_buff *skb, struct genl_info *info)
  * call, where cb->extack is set: the caller gets the errno in NLMSG_DONE
  * together with the message (NLM_F_ACK_TLVS).
  */
-enum wsc_genl_refusal {
-	WSC_GENL_OK,
-	WSC_GENL_NO_EXPERIMENT,
-	WSC_GENL_UNKNOWN_EXPERIMENT,
-	WSC_GENL_NO_RESULT,
-	WSC_GENL_STATS_FILTER,
+enum wsc_genl_lab_refusal {
+	WSC_GENL_LAB_OK,
+	WSC_GENL_LAB_NO_EXPERIMENT,
+	WSC_GENL_LAB_UNKNOWN_EXPERIMENT,
+	WSC_GENL_LAB_NO_RESULT,
+	WSC_GENL_LAB_STATS_FILTER,
 };
 
 /**
- * struct wsc_genl_dump - where a dump stands
+ * struct wsc_genl_lab_dump - where a dump stands
  * @r:       GET_SAMPLES, GET_HIST: the result dumped, referenced from
  *           .start to .done, so it cannot change or go under the dump
  * @next:    GET_STATS: next experiment; GET_SAMPLES: next sample
  * @role:    GET_HIST: role whose histogram is being dumped
  * @bucket:  GET_HIST: next bucket of it
- * @refusal: enum wsc_genl_refusal: why the dump is refused
+ * @refusal: enum wsc_genl_lab_refusal: why the dump is refused
  */
-struct wsc_genl_dump {
+struct wsc_genl_lab_dump {
 	struct wsc_lat_result *r;
 	u64 next;
 	u32 role;
@@ -381,30 +371,30 @@ struct wsc_genl_dump {
 	u32 refusal;
 };
 
-static struct wsc_genl_dump *wsc_genl_dump_ctx(struct netlink_callback *cb)
+static struct wsc_genl_lab_dump *wsc_genl_lab_dump_ctx(struct netlink_callback *cb)
 {
-	BUILD_BUG_ON(sizeof(struct wsc_genl_dump) > sizeof(cb->ctx));
-	return (struct wsc_genl_dump *)cb->ctx;
+	BUILD_BUG_ON(sizeof(struct wsc_genl_lab_dump) > sizeof(cb->ctx));
+	return (struct wsc_genl_lab_dump *)cb->ctx;
 }
 
 /* Refuse the dump, saying why; returns the errno. */
-static int wsc_genl_dump_refuse(struct netlink_callback *cb, u32 refusal)
+static int wsc_genl_lab_dump_refuse(struct netlink_callback *cb, u32 refusal)
 {
 	const struct nlattr *nla =
 		wsc_genl_dump_attrs(cb)[WSC_LAT_A_EXPERIMENT];
 
 	switch (refusal) {
-	case WSC_GENL_NO_EXPERIMENT:
+	case WSC_GENL_LAB_NO_EXPERIMENT:
 		NL_SET_ERR_MSG(cb->extack, "EXPERIMENT is required");
 		return -EINVAL;
-	case WSC_GENL_UNKNOWN_EXPERIMENT:
+	case WSC_GENL_LAB_UNKNOWN_EXPERIMENT:
 		NL_SET_ERR_MSG_ATTR(cb->extack, nla, "unknown experiment");
 		return -ENOENT;
-	case WSC_GENL_NO_RESULT:
+	case WSC_GENL_LAB_NO_RESULT:
 		NL_SET_ERR_MSG_ATTR(cb->extack, nla,
 				    "no result for this experiment: run it first");
 		return -ENODATA;
-	case WSC_GENL_STATS_FILTER:
+	case WSC_GENL_LAB_STATS_FILTER:
 		NL_SET_ERR_MSG_ATTR(cb->extack, nla,
 				    "the GET_STATS dump takes no EXPERIMENT: ask for one result without NLM_F_DUMP");
 		return -EINVAL;
@@ -412,65 +402,77 @@ static int wsc_genl_dump_refuse(struct netlink_callback *cb, u32 refusal)
 	return -EINVAL;
 }
 
-/* .start of GET_SAMPLES and GET_HIST: hold the experiment's result. */
-static int wsc_genl_result_start(struct netlink_callback *cb)
+/**
+ * wsc_genl_lab_result_start() - .start of GET_SAMPLES and GET_HIST
+ * @cb: the dump
+ *
+ * Holds the experiment's result until wsc_genl_lab_result_done(), or
+ * notes why the dump is refused (the first dumpit refuses it).
+ *
+ * Return: 0.
+ */
+int wsc_genl_lab_result_start(struct netlink_callback *cb)
 {
 	const struct nlattr *nla =
 		wsc_genl_dump_attrs(cb)[WSC_LAT_A_EXPERIMENT];
-	struct wsc_genl_dump *d = wsc_genl_dump_ctx(cb);
+	struct wsc_genl_lab_dump *d = wsc_genl_lab_dump_ctx(cb);
 	int exp;
 
 	if (!nla) {
-		d->refusal = WSC_GENL_NO_EXPERIMENT;
+		d->refusal = WSC_GENL_LAB_NO_EXPERIMENT;
 		return 0;
 	}
-	exp = wsc_genl_lookup(nla, NULL);
+	exp = wsc_genl_lab_lookup(nla, NULL);
 	if (exp < 0) {
-		d->refusal = WSC_GENL_UNKNOWN_EXPERIMENT;
+		d->refusal = WSC_GENL_LAB_UNKNOWN_EXPERIMENT;
 		return 0;
 	}
 	d->r = wsc_lat_get(exp);
 	if (!d->r)
-		d->refusal = WSC_GENL_NO_RESULT;
+		d->refusal = WSC_GENL_LAB_NO_RESULT;
 	return 0;
 }
 
-static int wsc_genl_result_done(struct netlink_callback *cb)
+/**
+ * wsc_genl_lab_result_done() - .done of GET_SAMPLES and GET_HIST
+ * @cb: the dump
+ *
+ * Drops the result wsc_genl_lab_result_start() held.
+ *
+ * Return: 0.
+ */
+int wsc_genl_lab_result_done(struct netlink_callback *cb)
 {
-	struct wsc_genl_dump *d = wsc_genl_dump_ctx(cb);
+	struct wsc_genl_lab_dump *d = wsc_genl_lab_dump_ctx(cb);
 
 	if (d->r)
 		wsc_lat_put(d->r);
 	return 0;
 }
 
-/*
- * What a dumpit returns after trying to add a message: the bytes in @skb,
- * which makes the core call again, unless nothing fitted into an empty
- * @skb, which would end the dump early without a word.
+/**
+ * wsc_genl_lab_dump_stats() - GET_STATS dump: every kept result
+ * @skb: the buffer to fill
+ * @cb:  the dump
+ *
+ * Return: the bytes in @skb (0 at the end), or -errno.
  */
-static int wsc_genl_dump_progress(struct sk_buff *skb)
+int wsc_genl_lab_dump_stats(struct sk_buff *skb, struct netlink_callback *cb)
 {
-	return skb->len ? skb->len : -EMSGSIZE;
-}
-
-static int wsc_genl_dump_stats(struct sk_buff *skb,
-			       struct netlink_callback *cb)
-{
-	struct wsc_genl_dump *d = wsc_genl_dump_ctx(cb);
+	struct wsc_genl_lab_dump *d = wsc_genl_lab_dump_ctx(cb);
 	struct wsc_lat_result *r;
 	int err;
 
 	if (wsc_genl_dump_attrs(cb)[WSC_LAT_A_EXPERIMENT])
-		return wsc_genl_dump_refuse(cb, WSC_GENL_STATS_FILTER);
+		return wsc_genl_lab_dump_refuse(cb, WSC_GENL_LAB_STATS_FILTER);
 
 	for (; d->next < WSC_NR_EXPERIMENTS; d->next++) {
 		r = wsc_lat_get(d->next);
 		if (!r)
 			continue;
-		err = wsc_genl_put_result(skb, r, NETLINK_CB(cb->skb).portid,
-					  cb->nlh->nlmsg_seq, NLM_F_MULTI,
-					  WSC_LAT_CMD_GET_STATS);
+		err = wsc_genl_lab_put_result(skb, r, NETLINK_CB(cb->skb).portid,
+					      cb->nlh->nlmsg_seq, NLM_F_MULTI,
+					      WSC_LAT_CMD_GET_STATS);
 		wsc_lat_put(r);
 		if (err)
 			return wsc_genl_dump_progress(skb);
@@ -478,21 +480,27 @@ static int wsc_genl_dump_stats(struct sk_buff *skb,
 	return skb->len;
 }
 
-/*
- * GET_SAMPLES: each message holds FIRST_INDEX and as many SAMPLE as fit,
- * so a million samples stream through a few hundred messages and never
- * sit in one buffer.
+/**
+ * wsc_genl_lab_dump_samples() - GET_SAMPLES: the raw samples, in order
+ * @skb: the buffer to fill
+ * @cb:  the dump
+ *
+ * Each message holds FIRST_INDEX and as many SAMPLE as fit, so a million
+ * samples stream through a few hundred messages and never sit in one
+ * buffer.
+ *
+ * Return: the bytes in @skb (0 at the end), or -errno.
  */
-static int wsc_genl_dump_samples(struct sk_buff *skb,
-				 struct netlink_callback *cb)
+int wsc_genl_lab_dump_samples(struct sk_buff *skb,
+			      struct netlink_callback *cb)
 {
-	struct wsc_genl_dump *d = wsc_genl_dump_ctx(cb);
+	struct wsc_genl_lab_dump *d = wsc_genl_lab_dump_ctx(cb);
 	const struct wsc_lat_result *r = d->r;
 	u64 first = d->next;
 	void *hdr;
 
 	if (d->refusal)
-		return wsc_genl_dump_refuse(cb, d->refusal);
+		return wsc_genl_lab_dump_refuse(cb, d->refusal);
 	if (d->next >= r->fig.sum.count)
 		return 0;
 
@@ -503,67 +511,41 @@ static int wsc_genl_dump_samples(struct sk_buff *skb,
 		return wsc_genl_dump_progress(skb);
 	if (nla_put_u64_64bit(skb, WSC_LAT_A_FIRST_INDEX, first,
 			      WSC_LAT_A_PAD))
-		goto cancel;
+		goto cancel_msg;
 	for (; d->next < r->fig.sum.count; d->next++)
 		if (nla_put_u64_64bit(skb, WSC_LAT_A_SAMPLE,
 				      r->samples[d->next], WSC_LAT_A_PAD))
 			break;
 	/* The next message starts where this one could not go on. */
 	if (d->next == first)
-		goto cancel;
+		goto cancel_msg;
 	genlmsg_end(skb, hdr);
 	return skb->len;
 
-cancel:
+cancel_msg:
 	genlmsg_cancel(skb, hdr);
 	return wsc_genl_dump_progress(skb);
 }
 
 /**
- * wsc_genl_put_bucket() - one BUCKET nest: bucket @i's bounds and @count
- * @skb:   the message
- * @cpu:   the CPU whose histogram it is from, or WSC_GENL_ALL_CPUS for a
- *         histogram merged over every CPU (the trace's): no CPU attribute
- * @i:     the log-linear bucket (wsc_hist.h)
- * @count: values in it
+ * wsc_genl_lab_dump_hist() - GET_HIST: the non-empty histogram buckets
+ * @skb: the buffer to fill
+ * @cb:  the dump
  *
- * Return: 0, or -EMSGSIZE with @skb as it was.
+ * Each role's CPU in turn, role 0's first.
+ *
+ * Return: the bytes in @skb (0 at the end), or -errno.
  */
-int wsc_genl_put_bucket(struct sk_buff *skb, s64 cpu, unsigned int i,
-			u64 count)
+int wsc_genl_lab_dump_hist(struct sk_buff *skb, struct netlink_callback *cb)
 {
-	struct nlattr *nest;
-
-	nest = nla_nest_start(skb, WSC_LAT_A_BUCKET);
-	if (!nest)
-		return -EMSGSIZE;
-	if ((cpu != WSC_GENL_ALL_CPUS &&
-	     nla_put_u32(skb, WSC_LAT_BUCKET_CPU, cpu)) ||
-	    nla_put_u64_64bit(skb, WSC_LAT_BUCKET_LOW_NS, wsc_hist_low(i),
-			      WSC_LAT_BUCKET_PAD) ||
-	    nla_put_u64_64bit(skb, WSC_LAT_BUCKET_HIGH_NS, wsc_hist_high(i),
-			      WSC_LAT_BUCKET_PAD) ||
-	    nla_put_u64_64bit(skb, WSC_LAT_BUCKET_COUNT, count,
-			      WSC_LAT_BUCKET_PAD)) {
-		nla_nest_cancel(skb, nest);
-		return -EMSGSIZE;
-	}
-	nla_nest_end(skb, nest);
-	return 0;
-}
-
-/* GET_HIST: the non-empty buckets of each role's CPU, role 0's first. */
-static int wsc_genl_dump_hist(struct sk_buff *skb,
-			      struct netlink_callback *cb)
-{
-	struct wsc_genl_dump *d = wsc_genl_dump_ctx(cb);
+	struct wsc_genl_lab_dump *d = wsc_genl_lab_dump_ctx(cb);
 	const struct wsc_lat_result *r = d->r;
 	bool any = false;
 	void *hdr;
 	u64 count;
 
 	if (d->refusal)
-		return wsc_genl_dump_refuse(cb, d->refusal);
+		return wsc_genl_lab_dump_refuse(cb, d->refusal);
 	if (d->role >= r->fig.req.nr_cpus)
 		return 0;
 
@@ -593,117 +575,3 @@ full:
 	return skb->len;
 }
 
-static const struct genl_ops wsc_genl_ops[] = {
-	{
-		.cmd		= WSC_LAT_CMD_RUN,
-		.doit		= wsc_genl_run,
-		.policy		= wsc_genl_run_policy,
-		.maxattr	= WSC_LAT_A_MAX,
-	},
-	{
-		.cmd		= WSC_LAT_CMD_GET_STATS,
-		.doit		= wsc_genl_get_stats,
-		.dumpit		= wsc_genl_dump_stats,
-		.policy		= wsc_genl_experiment_policy,
-		.maxattr	= WSC_LAT_A_MAX,
-	},
-	{
-		.cmd		= WSC_LAT_CMD_GET_SAMPLES,
-		.start		= wsc_genl_result_start,
-		.dumpit		= wsc_genl_dump_samples,
-		.done		= wsc_genl_result_done,
-		.policy		= wsc_genl_experiment_policy,
-		.maxattr	= WSC_LAT_A_MAX,
-	},
-	{
-		.cmd		= WSC_LAT_CMD_GET_HIST,
-		.start		= wsc_genl_result_start,
-		.dumpit		= wsc_genl_dump_hist,
-		.done		= wsc_genl_result_done,
-		.policy		= wsc_genl_experiment_policy,
-		.maxattr	= WSC_LAT_A_MAX,
-	},
-	{
-		.cmd		= WSC_LAT_CMD_RESET,
-		.doit		= wsc_genl_reset,
-		.policy		= wsc_genl_experiment_policy,
-		.maxattr	= WSC_LAT_A_MAX,
-	},
-	/* The trace: genl_trace.c. */
-	{
-		.cmd		= WSC_LAT_CMD_TRACE_START,
-		.doit		= wsc_genl_trace_start,
-		.policy		= wsc_genl_trace_start_policy,
-		.maxattr	= WSC_LAT_A_MAX,
-	},
-	{
-		.cmd		= WSC_LAT_CMD_TRACE_STOP,
-		.doit		= wsc_genl_trace_stop,
-		.policy		= wsc_genl_trace_none_policy,
-		.maxattr	= WSC_LAT_A_MAX,
-	},
-	{
-		.cmd		= WSC_LAT_CMD_TRACE_STATUS,
-		.doit		= wsc_genl_trace_status,
-		.policy		= wsc_genl_trace_none_policy,
-		.maxattr	= WSC_LAT_A_MAX,
-	},
-	{
-		.cmd		= WSC_LAT_CMD_TRACE_FETCH,
-		.start		= wsc_genl_trace_fetch_start,
-		.dumpit		= wsc_genl_trace_fetch,
-		.done		= wsc_genl_trace_fetch_done,
-		.policy		= wsc_genl_trace_none_policy,
-		.maxattr	= WSC_LAT_A_MAX,
-	},
-	{
-		.cmd		= WSC_LAT_CMD_TRACE_RESET,
-		.doit		= wsc_genl_trace_reset,
-		.policy		= wsc_genl_trace_none_policy,
-		.maxattr	= WSC_LAT_A_MAX,
-	},
-};
-
-/*
- * resv_start_op stays 0, as the 6.1 source asks of a new family: every
- * command then has its genlmsghdr.reserved and nlmsg_flags checked and
- * its attributes validated strictly, with no way to opt out.
- *
- * Not GENL_ADMIN_PERM on RUN and RESET: that checks CAP_NET_ADMIN, and the
- * lab asks for CAP_SYS_ADMIN, checked by the handlers themselves.
- *
- * Not netnsok: the lab is one per machine, and so is its family.
- */
-struct genl_family wsc_genl_family __ro_after_init = {
-	.name		= WSC_LAT_GENL_NAME,
-	.version	= WSC_LAT_GENL_VERSION,
-	.maxattr	= WSC_LAT_A_MAX,
-	.module		= THIS_MODULE,
-	.parallel_ops	= true,
-	.ops		= wsc_genl_ops,
-	.n_ops		= ARRAY_SIZE(wsc_genl_ops),
-};
-
-/**
- * wsc_genl_init() - register the generic netlink family "syscall_lat"
- *
- * Call it once lab.c is ready: a request may arrive at once.
- *
- * Return: 0 or -errno.
- */
-int wsc_genl_init(void)
-{
-	return genl_register_family(&wsc_genl_family);
-}
-
-/**
- * wsc_genl_exit() - unregister the family
- *
- * Waits for every request in progress to return, a run included, so the
- * lab must have been told to stop its run first.  Dumps in progress hold
- * a reference to the module and end before this can be called.
- */
-void wsc_genl_exit(void)
-{
-	genl_unregister_family(&wsc_genl_family);
-}
