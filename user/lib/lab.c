@@ -208,13 +208,13 @@ int wsc_lat_run(struct wsc_lat *lat, const char *experiment,
 	if (!msg)
 		return -ENOMEM;
 	if (iterations && nla_put_u32(msg, WSC_LAT_A_ITERATIONS, iterations) < 0)
-		goto err_msg;
+		goto free_msg;
 	for (i = 0; i < nr_cpus; i++)
 		if (nla_put_u32(msg, WSC_LAT_A_CPU, cpus[i]) < 0)
-			goto err_msg;
+			goto free_msg;
 	return lab_result_request(lat, msg, out);
 
-err_msg:
+free_msg:
 	nlmsg_free(msg);
 	return -ENOMEM;
 }

@@ -196,7 +196,7 @@ static int wsc_nl_on_ack(struct nl_msg *msg, void *arg)
 
 	if (!req->err)
 		wsc_nl_keep_ext_ack(req->nl, nlh,
-				 wsc_nl_err_hdrlen(nlh, nlmsg_data(nlh)));
+				    wsc_nl_err_hdrlen(nlh, nlmsg_data(nlh)));
 	req->done = true;
 	return NL_STOP;
 }
@@ -229,16 +229,16 @@ static int wsc_nl_on_valid(struct nl_msg *msg, void *arg)
 		return NL_OK;		/* draining after a failure */
 	if (nlh->nlmsg_type != req->nl->family)
 		return wsc_nl_req_fail(req, -EPROTO,
-				    "unexpected netlink message type %u",
-				    nlh->nlmsg_type);
+				       "unexpected netlink message type %u",
+				       nlh->nlmsg_type);
 	if (!genlmsg_valid_hdr(nlh, 0))
 		return wsc_nl_req_fail(req, -EBADMSG, "truncated message from the kernel");
 	ret = nla_parse(tb, WSC_LAT_A_MAX, genlmsg_attrdata(nlmsg_data(nlh), 0),
 			genlmsg_attrlen(nlmsg_data(nlh), 0), wsc_nl_policy);
 	if (ret < 0)
 		return wsc_nl_req_fail(req, -EBADMSG,
-				    "malformed message from the kernel (%s)",
-				    nl_geterror(ret));
+				       "malformed message from the kernel (%s)",
+				       nl_geterror(ret));
 	req->messages++;
 	if (req->parse)
 		return req->parse(req, tb, nlh);
@@ -320,7 +320,7 @@ int wsc_nl_open(struct wsc_nl *nl, const char *what)
 	ret = genl_connect(nl->sk);
 	if (ret < 0) {
 		ret = wsc_nl_errno(ret);
-		goto err_socket;
+		goto free_socket;
 	}
 	/*
 	 * Extended acks: refusals carry the kernel's reason.  This is what
@@ -333,18 +333,18 @@ int wsc_nl_open(struct wsc_nl *nl, const char *what)
 	    setsockopt(nl_socket_get_fd(nl->sk), SOL_NETLINK, NETLINK_CAP_ACK,
 		       &one, sizeof(one))) {
 		ret = -errno;
-		goto err_socket;
+		goto free_socket;
 	}
 	ret = genl_ctrl_resolve(nl->sk, WSC_LAT_GENL_NAME);
 	if (ret < 0) {
 		/* ENOENT: no such family, i.e. wsc.ko is not loaded. */
 		ret = wsc_nl_errno(ret);
-		goto err_socket;
+		goto free_socket;
 	}
 	nl->family = ret;
 	return 0;
 
-err_socket:
+free_socket:
 	nl_socket_free(nl->sk);
 	nl->sk = NULL;
 	return ret;
