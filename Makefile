@@ -13,7 +13,11 @@
 #   make V=1           show full commands
 
 VERSION := $(shell cat VERSION)
-SOVERSION := $(firstword $(subst ., ,$(VERSION)))
+# The soname's version: major.minor while the major is 0, since any 0.x
+# release may break the library's ABI (libwsc.so.0.2); the major alone
+# from 1.0 on.  Documentation/libwsc.md, "Versions".
+VERSION_WORDS := $(subst ., ,$(VERSION))
+SOVERSION := $(if $(filter 0,$(word 1,$(VERSION_WORDS))),$(word 1,$(VERSION_WORDS)).$(word 2,$(VERSION_WORDS)),$(word 1,$(VERSION_WORDS)))
 
 KRELEASE ?= $(shell tools/kernel-release 2>/dev/null)
 KDIR ?= /lib/modules/$(KRELEASE)/build

@@ -1,26 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The latency lab's generic netlink family, "syscall_lat": run an
- * experiment, read its result, stream its raw samples and histograms,
- * reset.  The trace's commands are in genl_trace.c; their ops are here,
- * in the family's one table.  include/uapi/linux/wsc.h maps the commands and attributes and
- * Documentation/netlink/syscall_lat.yaml describes them in full.
+ * The generic netlink family "syscall_lat", the module's one control
+ * channel: its registration, its ops table, one policy per command and
+ * the message writers the lab's and the trace's handlers share.  The
+ * handlers are in genl_lab.c (RUN, GET_STATS, GET_SAMPLES, GET_HIST,
+ * RESET) and genl_trace.c (TRACE_*).  include/uapi/linux/wsc.h maps the
+ * commands and attributes and Documentation/netlink/syscall_lat.yaml
+ * describes them in full.
  *
- * This file only translates: it checks what the caller sent, names every
- * refusal in the extended ack, and turns results into messages.  Runs and
- * results belong to lab.c.  The family sets parallel_ops, so no handler
- * runs under genl_mutex: a run takes seconds, and lab.c answers a second
- * RUN with -EBUSY instead of queueing it.
+ * The family sets parallel_ops, so no handler runs under genl_mutex: a
+ * run takes seconds, and lab.c answers a second RUN with -EBUSY instead
+ * of queueing it.
  */
-#include <linux/capability.h>
-#include <linux/cpumask.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/netlink.h>
 #include <net/genetlink.h>
 
 #include "wsc.h"
-
+#include "genl.h"
 
 /*
  * Policies, one per command.  Every array spans the whole attribute space
@@ -53,471 +51,16 @@ static const struct nla_policy wsc_genl_experiment_policy[WSC_LAT_A_MAX + 1] = {
 				    .len = WSC_LAT_NAME_MAX },
 };
 
-/* The experiment @nla names, or -ENOENT with a message. */
-static int wsc_genl_lookup(const struct nlattr *nla,
-			   struct netlink_ext_ack *extack)
-{
-	/* The policy made it a NUL-terminated string. */
-	int exp = wsc_lat_find(nla_data(nla));
-
-	if (exp < 0 || exp >= WSC_NR_EXPERIMENTS) {
-		NL_SET_ERR_MSG_ATTR(extack, nla, "unknown experiment");
-		return -ENOENT;
-	}
-	return exp;
-}
-
-/* The experiment a do request must name. */
-static int wsc_genl_experiment(struct genl_info *info)
-{
-	if (GENL_REQ_ATTR_CHECK(info, WSC_LAT_A_EXPERIMENT)) {
-		NL_SET_ERR_MSG(info->extack, "EXPERIMENT is required");
-		return -EINVAL;
-	}
-	return wsc_genl_lookup(info->attrs[WSC_LAT_A_EXPERIMENT],
-			       info->extack);
-}
-
-static void wsc_genl_wrong_cpu_count(struct netlink_ext_ack *extack,
-				     const struct nlattr *nla,
-				     unsigned int roles)
-{
-	/* No formatted extack messages in 6.1: one message per count. */
-	BUILD_BUG_ON(WSC_LAT_MAX_ROLES != 2);
-	if (roles == 1)
-		NL_SET_ERR_MSG_ATTR(extack, nla,
-				    "this experiment takes exactly one CPU");
-	else
-		NL_SET_ERR_MSG_ATTR(extack, nla,
-				    "this experiment takes exactly two CPUs");
-}
-
-/*
- * Fill @req->cpu from the request's CPU attributes: one per role, each
- * online and different.  info->attrs keeps only the last of a repeated
- * attribute, so the message is walked here; the policy has already
- * checked every CPU attribute's length.  Without any, the experiment gets
- * the first online CPUs.
- *
- * This is a check for the caller's sake: a CPU may still go offline
- * before the run starts, and lab.c makes sure of them again under the
- * hotplug lock.
- */
-static int wsc_genl_cpus(struct genl_info *info, unsigned int roles,
-			 struct wsc_lat_request *req)
-{
-	const struct nlattr *nla;
-	unsigned int cpu, i;
-	int rem;
-
-	req->nr_cpus = 0;
-	nlmsg_for_each_attr(nla, info->nlhdr, GENL_HDRLEN, rem) {
-		if (nla_type(nla) != WSC_LAT_A_CPU)
-			continue;
-		if (req->nr_cpus == roles) {
-			wsc_genl_wrong_cpu_count(info->extack, nla, roles);
-			return -EINVAL;
-		}
-		cpu = nla_get_u32(nla);
-		if (cpu >= nr_cpu_ids) {
-			NL_SET_ERR_MSG_ATTR(info->extack, nla,
-					    "CPU out of range");
-			return -EINVAL;
-		}
-		if (!cpu_online(cpu)) {
-			NL_SET_ERR_MSG_ATTR(info->extack, nla,
-					    "CPU is offline");
-			return -EINVAL;
-		}
-		for (i = 0; i < req->nr_cpus; i++) {
-			if (req->cpu[i] == cpu) {
-				NL_SET_ERR_MSG_ATTR(info->extack, nla,
-						    "the same CPU is given twice: each role needs its own");
-				return -EINVAL;
-			}
-		}
-		req->cpu[req->nr_cpus++] = cpu;
-	}
-
-	if (req->nr_cpus == 0) {
-		for_each_online_cpu(cpu) {
-			if (req->nr_cpus == roles)
-				break;
-			req->cpu[req->nr_cpus++] = cpu;
-		}
-		if (req->nr_cpus < roles) {
-			NL_SET_ERR_MSG(info->extack,
-				       "not enough online CPUs for this experiment");
-			return -EINVAL;
-		}
-	} else if (req->nr_cpus < roles) {
-		wsc_genl_wrong_cpu_count(info->extack, NULL, roles);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-/* Room for a result message, given how many CPUs it names. */
-static size_t wsc_genl_result_size(const struct wsc_lat_result *r)
-{
-	return nla_total_size(WSC_LAT_NAME_MAX + 1) +	/* EXPERIMENT */
-	       nla_total_size(sizeof(u32)) *
-			(3 + r->fig.req.nr_cpus) +	/* ITERATIONS, WARMUP, BLOCK_OPS, CPUs */
-	       nla_total_size_64bit(sizeof(u64)) *
-			16;	/* COUNT ... DURATION_NS */
-}
-
-/*
- * Append @r's result message to @skb, answering @cmd, with the netlink
- * header's @portid, @seq and @flags.  Returns 0, or -EMSGSIZE with @skb
- * as it was.
- */
-static int wsc_genl_put_result(struct sk_buff *skb,
-			       const struct wsc_lat_result *r, u32 portid,
-			       u32 seq, int flags, u8 cmd)
-{
-	const struct wsc_summary *s = &r->fig.sum;
-	void *hdr;
-	u32 i;
-
-	hdr = genlmsg_put(skb, portid, seq, &wsc_genl_family, flags, cmd);
-	if (!hdr)
-		return -EMSGSIZE;
-
-	if (nla_put_string(skb, WSC_LAT_A_EXPERIMENT,
-			   wsc_experiments[r->fig.req.exp].name) ||
-	    nla_put_u32(skb, WSC_LAT_A_ITERATIONS, r->fig.req.iterations))
-		goto cancel;
-	for (i = 0; i < r->fig.req.nr_cpus; i++)
-		if (nla_put_u32(skb, WSC_LAT_A_CPU, r->fig.req.cpu[i]))
-			goto cancel;
-	if (nla_put_u64_64bit(skb, WSC_LAT_A_COUNT, s->count, WSC_LAT_A_PAD) ||
-	    nla_put_u64_64bit(skb, WSC_LAT_A_ERRORS, r->fig.errors, WSC_LAT_A_PAD) ||
-	    nla_put_u32(skb, WSC_LAT_A_WARMUP, r->fig.warmup) ||
-	    nla_put_u64_64bit(skb, WSC_LAT_A_MEAN_PS, s->mean_ps,
-			      WSC_LAT_A_PAD) ||
-	    nla_put_u64_64bit(skb, WSC_LAT_A_MEDIAN_PS, s->median_ps,
-			      WSC_LAT_A_PAD) ||
-	    nla_put_u64_64bit(skb, WSC_LAT_A_STDDEV_PS, s->stddev_ps,
-			      WSC_LAT_A_PAD) ||
-	    nla_put_u64_64bit(skb, WSC_LAT_A_MIN_PS, s->min_ps,
-			      WSC_LAT_A_PAD) ||
-	    nla_put_u64_64bit(skb, WSC_LAT_A_MAX_PS, s->max_ps,
-			      WSC_LAT_A_PAD) ||
-	    nla_put_u64_64bit(skb, WSC_LAT_A_CI95_LO_PS, s->ci95_lo_ps,
-			      WSC_LAT_A_PAD) ||
-	    nla_put_u64_64bit(skb, WSC_LAT_A_CI95_HI_PS, s->ci95_hi_ps,
-			      WSC_LAT_A_PAD) ||
-	    nla_put_u64_64bit(skb, WSC_LAT_A_P50_PS, s->p50_ps,
-			      WSC_LAT_A_PAD) ||
-	    nla_put_u64_64bit(skb, WSC_LAT_A_P95_PS, s->p95_ps,
-			      WSC_LAT_A_PAD) ||
-	    nla_put_u64_64bit(skb, WSC_LAT_A_P99_PS, s->p99_ps,
-			      WSC_LAT_A_PAD) ||
-	    nla_put_u64_64bit(skb, WSC_LAT_A_TIMER_PS, r->fig.timer_ps,
-			      WSC_LAT_A_PAD))
-		goto cancel;
-	/* An experiment that sleeps has no block timing: say nothing. */
-	if (r->fig.block_ops &&
-	    (nla_put_u64_64bit(skb, WSC_LAT_A_BLOCK_PS, r->fig.block_ps,
-			       WSC_LAT_A_PAD) ||
-	     nla_put_u32(skb, WSC_LAT_A_BLOCK_OPS, r->fig.block_ops)))
-		goto cancel;
-	if (nla_put_u64_64bit(skb, WSC_LAT_A_RUN_ID, r->fig.run_id,
-			      WSC_LAT_A_PAD) ||
-	    nla_put_u64_64bit(skb, WSC_LAT_A_DURATION_NS, r->fig.duration_ns,
-			      WSC_LAT_A_PAD))
-		goto cancel;
-
-	genlmsg_end(skb, hdr);
-	return 0;
-
-cancel:
-	genlmsg_cancel(skb, hdr);
-	return -EMSGSIZE;
-}
-
-/* Answer a do request with @r's result message. */
-static int wsc_genl_reply_result(struct genl_info *info,
-				 const struct wsc_lat_result *r, u8 cmd)
-{
-	struct sk_buff *msg;
-	int err;
-
-	msg = genlmsg_new(wsc_genl_result_size(r), GFP_KERNEL);
-	if (!msg)
-		return -ENOMEM;
-	err = wsc_genl_put_result(msg, r, info->snd_portid, info->snd_seq, 0,
-				  cmd);
-	if (err) {
-		/* wsc_genl_result_size() is wrong: a bug, not the caller's. */
-		WARN_ON_ONCE(1);
-		nlmsg_free(msg);
-		return err;
-	}
-	return genlmsg_reply(msg, info);
-}
-
-static int wsc_genl_run(struct sk_buff *skb, struct genl_info *info)
-{
-	struct wsc_lat_request req = {};
-	struct wsc_lat_result *r;
-	int exp, err;
-
-	if (!netlink_capable(skb, CAP_SYS_ADMIN)) {
-		NL_SET_ERR_MSG(info->extack,
-			       "running an experiment needs CAP_SYS_ADMIN");
-		return -EPERM;
-	}
-	exp = wsc_genl_experiment(info);
-	if (exp < 0)
-		return exp;
-	req.exp = exp;
-	req.iterations = WSC_LAT_DEFAULT_ITERATIONS;
-	if (info->attrs[WSC_LAT_A_ITERATIONS])
-		req.iterations = nla_get_u32(info->attrs[WSC_LAT_A_ITERATIONS]);
-	err = wsc_genl_cpus(info, wsc_experiments[exp].roles, &req);
-	if (err)
-		return err;
-
-	/*
-	 * Blocks until the run ends: seconds, or a signal.  genl_rcv()
-	 * holds cb_lock for reading meanwhile, so a generic netlink family
-	 * (un)registering anywhere waits for the run, and genetlink traffic
-	 * queues behind it: one more reason runs are short and privileged.
-	 */
-	err = wsc_lat_run(&req, &r, info->extack);
-	if (err == -EINTR || wsc_is_restart(err)) {
-		/*
-		 * A doit's -EINTR means "a dump has started" to
-		 * netlink_rcv_skb(), which then sends no ack at all: the
-		 * caller would wait for an answer forever.  And restart
-		 * codes must never reach userspace.
-		 */
-		NL_SET_ERR_MSG(info->extack,
-			       "interrupted by a signal: the run was stopped and nothing was kept");
-		return -ECANCELED;
-	}
-	if (err)
-		return err;
-
-	err = wsc_genl_reply_result(info, r, WSC_LAT_CMD_RUN);
-	wsc_lat_put(r);
-	return err;
-}
-
-static int wsc_genl_get_stats(struct sk_buff *skb, struct genl_info *info)
-{
-	struct wsc_lat_result *r;
-	int exp, err;
-
-	exp = wsc_genl_experiment(info);
-	if (exp < 0)
-		return exp;
-	r = wsc_lat_get(exp);
-	if (!r) {
-		NL_SET_ERR_MSG_ATTR(info->extack,
-				    info->attrs[WSC_LAT_A_EXPERIMENT],
-				    "no result for this experiment: run it first");
-		return -ENODATA;
-	}
-	err = wsc_genl_reply_result(info, r, WSC_LAT_CMD_GET_STATS);
-	wsc_lat_put(r);
-	return err;
-}
-
-static int wsc_genl_reset(struct sk_buff *skb, struct genl_info *info)
-{
-	int exp = -1;
-
-	if (!netlink_capable(skb, CAP_SYS_ADMIN)) {
-		NL_SET_ERR_MSG(info->extack,
-			       "resetting results needs CAP_SYS_ADMIN");
-		return -EPERM;
-	}
-	/* Without EXPERIMENT, every result goes. */
-	if (info->attrs[WSC_LAT_A_EXPERIMENT]) {
-		exp = wsc_genl_lookup(info->attrs[WSC_LAT_A_EXPERIMENT],
-				      info->extack);
-		if (exp < 0)
-			return exp;
-	}
-	return wsc_lat_reset(exp, info->extack);
-}
-
-/*
- * Dumps.  Their state lives in cb->ctx, which the netlink core zeroes
- * before .start.
- *
- * In 6.1, .start runs with cb->extack NULL (genl_start() has replaced the
- * context that held the request's extack), so an error returned there
- * reaches the caller without a word of explanation.  A dump that must be
- * refused therefore notes why in .start and refuses in its first dumpit
- * call, where cb->extack is set: the caller gets the errno in NLMSG_DONE
- * together with the message (NLM_F_ACK_TLVS).
- */
-enum wsc_genl_refusal {
-	WSC_GENL_OK,
-	WSC_GENL_NO_EXPERIMENT,
-	WSC_GENL_UNKNOWN_EXPERIMENT,
-	WSC_GENL_NO_RESULT,
-	WSC_GENL_STATS_FILTER,
+/* TRACE_START: exactly one target, checked by the handler. */
+static const struct nla_policy wsc_genl_trace_start_policy[WSC_LAT_A_MAX + 1] = {
+	[WSC_LAT_A_TRACE_PID]		= NLA_POLICY_MIN(NLA_U32, 1),
+	[WSC_LAT_A_TRACE_CGROUP]	= { .type = NLA_NUL_STRING,
+					    .len = WSC_TRACE_CGROUP_MAX },
 };
 
-/**
- * struct wsc_genl_dump - where a dump stands
- * @r:       GET_SAMPLES, GET_HIST: the result dumped, referenced from
- *           .start to .done, so it cannot change or go under the dump
- * @next:    GET_STATS: next experiment; GET_SAMPLES: next sample
- * @role:    GET_HIST: role whose histogram is being dumped
- * @bucket:  GET_HIST: next bucket of it
- * @refusal: enum wsc_genl_refusal: why the dump is refused
- */
-struct wsc_genl_dump {
-	struct wsc_lat_result *r;
-	u64 next;
-	u32 role;
-	u32 bucket;
-	u32 refusal;
+/* TRACE_STOP, TRACE_STATUS, TRACE_FETCH and TRACE_RESET take nothing. */
+static const struct nla_policy wsc_genl_none_policy[WSC_LAT_A_MAX + 1] = {
 };
-
-static struct wsc_genl_dump *wsc_genl_dump_ctx(struct netlink_callback *cb)
-{
-	BUILD_BUG_ON(sizeof(struct wsc_genl_dump) > sizeof(cb->ctx));
-	return (struct wsc_genl_dump *)cb->ctx;
-}
-
-/* Refuse the dump, saying why; returns the errno. */
-static int wsc_genl_dump_refuse(struct netlink_callback *cb, u32 refusal)
-{
-	const struct nlattr *nla =
-		wsc_genl_dump_attrs(cb)[WSC_LAT_A_EXPERIMENT];
-
-	switch (refusal) {
-	case WSC_GENL_NO_EXPERIMENT:
-		NL_SET_ERR_MSG(cb->extack, "EXPERIMENT is required");
-		return -EINVAL;
-	case WSC_GENL_UNKNOWN_EXPERIMENT:
-		NL_SET_ERR_MSG_ATTR(cb->extack, nla, "unknown experiment");
-		return -ENOENT;
-	case WSC_GENL_NO_RESULT:
-		NL_SET_ERR_MSG_ATTR(cb->extack, nla,
-				    "no result for this experiment: run it first");
-		return -ENODATA;
-	case WSC_GENL_STATS_FILTER:
-		NL_SET_ERR_MSG_ATTR(cb->extack, nla,
-				    "the GET_STATS dump takes no EXPERIMENT: ask for one result without NLM_F_DUMP");
-		return -EINVAL;
-	}
-	return -EINVAL;
-}
-
-/* .start of GET_SAMPLES and GET_HIST: hold the experiment's result. */
-static int wsc_genl_result_start(struct netlink_callback *cb)
-{
-	const struct nlattr *nla =
-		wsc_genl_dump_attrs(cb)[WSC_LAT_A_EXPERIMENT];
-	struct wsc_genl_dump *d = wsc_genl_dump_ctx(cb);
-	int exp;
-
-	if (!nla) {
-		d->refusal = WSC_GENL_NO_EXPERIMENT;
-		return 0;
-	}
-	exp = wsc_genl_lookup(nla, NULL);
-	if (exp < 0) {
-		d->refusal = WSC_GENL_UNKNOWN_EXPERIMENT;
-		return 0;
-	}
-	d->r = wsc_lat_get(exp);
-	if (!d->r)
-		d->refusal = WSC_GENL_NO_RESULT;
-	return 0;
-}
-
-static int wsc_genl_result_done(struct netlink_callback *cb)
-{
-	struct wsc_genl_dump *d = wsc_genl_dump_ctx(cb);
-
-	if (d->r)
-		wsc_lat_put(d->r);
-	return 0;
-}
-
-/*
- * What a dumpit returns after trying to add a message: the bytes in @skb,
- * which makes the core call again, unless nothing fitted into an empty
- * @skb, which would end the dump early without a word.
- */
-static int wsc_genl_dump_progress(struct sk_buff *skb)
-{
-	return skb->len ? skb->len : -EMSGSIZE;
-}
-
-static int wsc_genl_dump_stats(struct sk_buff *skb,
-			       struct netlink_callback *cb)
-{
-	struct wsc_genl_dump *d = wsc_genl_dump_ctx(cb);
-	struct wsc_lat_result *r;
-	int err;
-
-	if (wsc_genl_dump_attrs(cb)[WSC_LAT_A_EXPERIMENT])
-		return wsc_genl_dump_refuse(cb, WSC_GENL_STATS_FILTER);
-
-	for (; d->next < WSC_NR_EXPERIMENTS; d->next++) {
-		r = wsc_lat_get(d->next);
-		if (!r)
-			continue;
-		err = wsc_genl_put_result(skb, r, NETLINK_CB(cb->skb).portid,
-					  cb->nlh->nlmsg_seq, NLM_F_MULTI,
-					  WSC_LAT_CMD_GET_STATS);
-		wsc_lat_put(r);
-		if (err)
-			return wsc_genl_dump_progress(skb);
-	}
-	return skb->len;
-}
-
-/*
- * GET_SAMPLES: each message holds FIRST_INDEX and as many SAMPLE as fit,
- * so a million samples stream through a few hundred messages and never
- * sit in one buffer.
- */
-static int wsc_genl_dump_samples(struct sk_buff *skb,
-				 struct netlink_callback *cb)
-{
-	struct wsc_genl_dump *d = wsc_genl_dump_ctx(cb);
-	const struct wsc_lat_result *r = d->r;
-	u64 first = d->next;
-	void *hdr;
-
-	if (d->refusal)
-		return wsc_genl_dump_refuse(cb, d->refusal);
-	if (d->next >= r->fig.sum.count)
-		return 0;
-
-	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
-			  &wsc_genl_family, NLM_F_MULTI,
-			  WSC_LAT_CMD_GET_SAMPLES);
-	if (!hdr)
-		return wsc_genl_dump_progress(skb);
-	if (nla_put_u64_64bit(skb, WSC_LAT_A_FIRST_INDEX, first,
-			      WSC_LAT_A_PAD))
-		goto cancel;
-	for (; d->next < r->fig.sum.count; d->next++)
-		if (nla_put_u64_64bit(skb, WSC_LAT_A_SAMPLE,
-				      r->samples[d->next], WSC_LAT_A_PAD))
-			break;
-	/* The next message starts where this one could not go on. */
-	if (d->next == first)
-		goto cancel;
-	genlmsg_end(skb, hdr);
-	return skb->len;
-
-cancel:
-	genlmsg_cancel(skb, hdr);
-	return wsc_genl_dump_progress(skb);
-}
 
 /**
  * wsc_genl_put_bucket() - one BUCKET nest: bucket @i's bounds and @count
@@ -552,80 +95,53 @@ int wsc_genl_put_bucket(struct sk_buff *skb, s64 cpu, unsigned int i,
 	return 0;
 }
 
-/* GET_HIST: the non-empty buckets of each role's CPU, role 0's first. */
-static int wsc_genl_dump_hist(struct sk_buff *skb,
-			      struct netlink_callback *cb)
+/**
+ * wsc_genl_dump_progress() - what a dumpit returns when @skb is full
+ * @skb: the dump's buffer, after a message did not fit
+ *
+ * Return: the bytes in @skb, which makes the core call again, unless
+ * nothing fitted into an empty @skb: returning 0 then would end the dump
+ * early without a word, so -EMSGSIZE.
+ */
+int wsc_genl_dump_progress(struct sk_buff *skb)
 {
-	struct wsc_genl_dump *d = wsc_genl_dump_ctx(cb);
-	const struct wsc_lat_result *r = d->r;
-	bool any = false;
-	void *hdr;
-	u64 count;
-
-	if (d->refusal)
-		return wsc_genl_dump_refuse(cb, d->refusal);
-	if (d->role >= r->fig.req.nr_cpus)
-		return 0;
-
-	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
-			  &wsc_genl_family, NLM_F_MULTI, WSC_LAT_CMD_GET_HIST);
-	if (!hdr)
-		return wsc_genl_dump_progress(skb);
-	for (; d->role < r->fig.req.nr_cpus; d->role++, d->bucket = 0) {
-		for (; d->bucket < WSC_HIST_BUCKETS; d->bucket++) {
-			count = r->hist[d->role][d->bucket];
-			if (!count)
-				continue;
-			if (wsc_genl_put_bucket(skb, r->fig.req.cpu[d->role],
-						d->bucket, count))
-				goto full;
-			any = true;
-		}
-	}
-full:
-	/* Not even one bucket, or none left at all: no message. */
-	if (!any) {
-		genlmsg_cancel(skb, hdr);
-		return d->role < r->fig.req.nr_cpus ?
-		       wsc_genl_dump_progress(skb) : skb->len;
-	}
-	genlmsg_end(skb, hdr);
-	return skb->len;
+	return skb->len ? skb->len : -EMSGSIZE;
 }
 
+/* The lab's commands (genl_lab.c), then the trace's (genl_trace.c). */
 static const struct genl_ops wsc_genl_ops[] = {
 	{
 		.cmd		= WSC_LAT_CMD_RUN,
-		.doit		= wsc_genl_run,
+		.doit		= wsc_genl_lab_run,
 		.policy		= wsc_genl_run_policy,
 		.maxattr	= WSC_LAT_A_MAX,
 	},
 	{
 		.cmd		= WSC_LAT_CMD_GET_STATS,
-		.doit		= wsc_genl_get_stats,
-		.dumpit		= wsc_genl_dump_stats,
+		.doit		= wsc_genl_lab_get_stats,
+		.dumpit		= wsc_genl_lab_dump_stats,
 		.policy		= wsc_genl_experiment_policy,
 		.maxattr	= WSC_LAT_A_MAX,
 	},
 	{
 		.cmd		= WSC_LAT_CMD_GET_SAMPLES,
-		.start		= wsc_genl_result_start,
-		.dumpit		= wsc_genl_dump_samples,
-		.done		= wsc_genl_result_done,
+		.start		= wsc_genl_lab_result_start,
+		.dumpit		= wsc_genl_lab_dump_samples,
+		.done		= wsc_genl_lab_result_done,
 		.policy		= wsc_genl_experiment_policy,
 		.maxattr	= WSC_LAT_A_MAX,
 	},
 	{
 		.cmd		= WSC_LAT_CMD_GET_HIST,
-		.start		= wsc_genl_result_start,
-		.dumpit		= wsc_genl_dump_hist,
-		.done		= wsc_genl_result_done,
+		.start		= wsc_genl_lab_result_start,
+		.dumpit		= wsc_genl_lab_dump_hist,
+		.done		= wsc_genl_lab_result_done,
 		.policy		= wsc_genl_experiment_policy,
 		.maxattr	= WSC_LAT_A_MAX,
 	},
 	{
 		.cmd		= WSC_LAT_CMD_RESET,
-		.doit		= wsc_genl_reset,
+		.doit		= wsc_genl_lab_reset,
 		.policy		= wsc_genl_experiment_policy,
 		.maxattr	= WSC_LAT_A_MAX,
 	},
@@ -639,13 +155,13 @@ static const struct genl_ops wsc_genl_ops[] = {
 	{
 		.cmd		= WSC_LAT_CMD_TRACE_STOP,
 		.doit		= wsc_genl_trace_stop,
-		.policy		= wsc_genl_trace_none_policy,
+		.policy		= wsc_genl_none_policy,
 		.maxattr	= WSC_LAT_A_MAX,
 	},
 	{
 		.cmd		= WSC_LAT_CMD_TRACE_STATUS,
 		.doit		= wsc_genl_trace_status,
-		.policy		= wsc_genl_trace_none_policy,
+		.policy		= wsc_genl_none_policy,
 		.maxattr	= WSC_LAT_A_MAX,
 	},
 	{
@@ -653,13 +169,13 @@ static const struct genl_ops wsc_genl_ops[] = {
 		.start		= wsc_genl_trace_fetch_start,
 		.dumpit		= wsc_genl_trace_fetch,
 		.done		= wsc_genl_trace_fetch_done,
-		.policy		= wsc_genl_trace_none_policy,
+		.policy		= wsc_genl_none_policy,
 		.maxattr	= WSC_LAT_A_MAX,
 	},
 	{
 		.cmd		= WSC_LAT_CMD_TRACE_RESET,
 		.doit		= wsc_genl_trace_reset,
-		.policy		= wsc_genl_trace_none_policy,
+		.policy		= wsc_genl_none_policy,
 		.maxattr	= WSC_LAT_A_MAX,
 	},
 };
@@ -673,6 +189,11 @@ static const struct genl_ops wsc_genl_ops[] = {
  * lab asks for CAP_SYS_ADMIN, checked by the handlers themselves.
  *
  * Not netnsok: the lab is one per machine, and so is its family.
+ *
+ * One family for the lab and the trace: one resolve, one socket and one
+ * permission model for userspace, and the trace's attributes are already
+ * a range of their own (WSC_LAT_A_TRACE_*); Documentation/abi.md, "The
+ * generic netlink family".
  */
 struct genl_family wsc_genl_family __ro_after_init = {
 	.name		= WSC_LAT_GENL_NAME,

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The trace's commands of the "syscall_lat" family: start, stop, status,
- * fetch (a dump of per-syscall histograms) and reset.  Like genl.c, this
- * file only translates: the trace itself belongs to trace.c.
+ * fetch (a dump of per-syscall histograms) and reset; the family, its ops
+ * and policies are in genl.c.  Like genl_lab.c, this file only
+ * translates: the trace itself belongs to trace.c.
  *
  * Starting, stopping and resetting need CAP_SYS_ADMIN or CAP_PERFMON: a
  * trace puts a probe on every task's system call path.  So does fetching:
@@ -17,16 +18,7 @@
 #include <net/genetlink.h>
 
 #include "wsc.h"
-
-const struct nla_policy wsc_genl_trace_start_policy[WSC_LAT_A_MAX + 1] = {
-	[WSC_LAT_A_TRACE_PID]		= NLA_POLICY_MIN(NLA_U32, 1),
-	[WSC_LAT_A_TRACE_CGROUP]	= { .type = NLA_NUL_STRING,
-					    .len = WSC_TRACE_CGROUP_MAX },
-};
-
-/* STOP, STATUS, FETCH and RESET take no attribute at all. */
-const struct nla_policy wsc_genl_trace_none_policy[WSC_LAT_A_MAX + 1] = {
-};
+#include "genl.h"
 
 static bool wsc_genl_trace_capable(const struct sk_buff *skb)
 {
@@ -34,6 +26,13 @@ static bool wsc_genl_trace_capable(const struct sk_buff *skb)
 	       netlink_capable(skb, CAP_SYS_ADMIN);
 }
 
+/**
+ * wsc_genl_trace_start() - TRACE_START: trace a process tree or a cgroup
+ * @skb:  the request
+ * @info: its parsed attributes (exactly one of TRACE_PID, TRACE_CGROUP)
+ *
+ * Return: 0 or -errno, the refusal named in the extack.
+ */
 int wsc_genl_trace_start(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *pid = info->attrs[WSC_LAT_A_TRACE_PID];
@@ -65,6 +64,13 @@ int wsc_genl_trace_start(struct sk_buff *skb, struct genl_info *info)
 			       cgroup ? nla_data(cgroup) : NULL, info->extack);
 }
 
+/**
+ * wsc_genl_trace_stop() - TRACE_STOP: detach, keeping the counts
+ * @skb:  the request
+ * @info: its extack
+ *
+ * Return: 0 (also when the trace had ended by itself) or -errno.
+ */
 int wsc_genl_trace_stop(struct sk_buff *skb, struct genl_info *info)
 {
 	if (!wsc_genl_trace_capable(skb)) {
@@ -75,6 +81,13 @@ int wsc_genl_trace_stop(struct sk_buff *skb, struct genl_info *info)
 	return wsc_trace_stop(info->extack);
 }
 
+/**
+ * wsc_genl_trace_reset() - TRACE_RESET: free the ended trace's counts
+ * @skb:  the request
+ * @info: its extack
+ *
+ * Return: 0, -EBUSY while the trace is active, or another -errno.
+ */
 int wsc_genl_trace_reset(struct sk_buff *skb, struct genl_info *info)
 {
 	if (!wsc_genl_trace_capable(skb)) {
@@ -136,6 +149,15 @@ static int wsc_genl_trace_put_status(struct sk_buff *skb,
 	return 0;
 }
 
+/**
+ * wsc_genl_trace_status() - TRACE_STATUS: the trace's state and losses
+ * @skb:  the request
+ * @info: where the reply goes
+ *
+ * Open to every user: it tells what is traced, not how the calls went.
+ *
+ * Return: 0 once the status message is sent, or -errno.
+ */
 int wsc_genl_trace_status(struct sk_buff *skb, struct genl_info *info)
 {
 	struct wsc_trace_status st = { .state = WSC_TRACE_IDLE };
@@ -190,17 +212,31 @@ wsc_genl_trace_dump_ctx(struct netlink_callback *cb)
 	return (struct wsc_genl_trace_dump *)cb->ctx;
 }
 
+/**
+ * wsc_genl_trace_fetch_start() - .start of TRACE_FETCH
+ * @cb: the dump
+ *
+ * Holds the trace until wsc_genl_trace_fetch_done() if the caller may
+ * fetch; refusals wait for the first dumpit, which has an extack.
+ *
+ * Return: 0.
+ */
 int wsc_genl_trace_fetch_start(struct netlink_callback *cb)
 {
 	struct wsc_genl_trace_dump *d = wsc_genl_trace_dump_ctx(cb);
 
-	/* Refusals wait for the first dumpit, which has an extack. */
 	d->privileged = wsc_genl_trace_capable(cb->skb);
 	if (d->privileged)
 		d->t = wsc_trace_get();
 	return 0;
 }
 
+/**
+ * wsc_genl_trace_fetch_done() - .done of TRACE_FETCH: drop the trace
+ * @cb: the dump
+ *
+ * Return: 0.
+ */
 int wsc_genl_trace_fetch_done(struct netlink_callback *cb)
 {
 	struct wsc_genl_trace_dump *d = wsc_genl_trace_dump_ctx(cb);
@@ -230,7 +266,7 @@ static int wsc_genl_trace_put_call(struct sk_buff *skb,
 	if (!hdr)
 		return -EMSGSIZE;
 	if (nla_put_u32(skb, WSC_LAT_A_TRACE_NR, d->nr))
-		goto cancel;
+		goto cancel_msg;
 	if (!d->started) {
 		if (nla_put_u64_64bit(skb, WSC_LAT_A_TRACE_CALLS, sum->calls,
 				      WSC_LAT_A_PAD) ||
@@ -240,7 +276,7 @@ static int wsc_genl_trace_put_call(struct sk_buff *skb,
 				      sum->total_ns, WSC_LAT_A_PAD) ||
 		    nla_put_u64_64bit(skb, WSC_LAT_A_TRACE_MAX_NS, sum->max_ns,
 				      WSC_LAT_A_PAD))
-			goto cancel;
+			goto cancel_msg;
 		d->started = true;
 		any = true;
 	}
@@ -254,15 +290,22 @@ static int wsc_genl_trace_put_call(struct sk_buff *skb,
 		any = true;
 	}
 	if (!any)
-		goto cancel;
+		goto cancel_msg;
 	genlmsg_end(skb, hdr);
 	return d->bucket < WSC_HIST_BUCKETS ? -EMSGSIZE : 0;
 
-cancel:
+cancel_msg:
 	genlmsg_cancel(skb, hdr);
 	return -EMSGSIZE;
 }
 
+/**
+ * wsc_genl_trace_fetch() - TRACE_FETCH: each system call's figures and buckets
+ * @skb: the buffer to fill
+ * @cb:  the dump
+ *
+ * Return: the bytes in @skb (0 at the end), or -errno.
+ */
 int wsc_genl_trace_fetch(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	struct wsc_genl_trace_dump *d = wsc_genl_trace_dump_ctx(cb);
@@ -284,8 +327,7 @@ int wsc_genl_trace_fetch(struct sk_buff *skb, struct netlink_callback *cb)
 		if (!wsc_trace_row(d->t, d->nr, &sum))
 			continue;
 		if (wsc_genl_trace_put_call(skb, cb, &sum))
-			/* Full: the core calls again; nothing fitted: error. */
-			return skb->len ? skb->len : -EMSGSIZE;
+			return wsc_genl_dump_progress(skb);
 	}
 	return skb->len;
 }

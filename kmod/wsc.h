@@ -311,25 +311,11 @@ u64 wsc_trace_bucket(struct wsc_trace *t, unsigned int nr, unsigned int i);
 unsigned int wsc_trace_nr_calls(void);
 
 /*
- * genl.c: the generic netlink family "syscall_lat"; genl_trace.c: its
- * trace commands.
+ * genl.c: the generic netlink family "syscall_lat", with the lab's
+ * handlers in genl_lab.c and the trace's in genl_trace.c (genl.h).
  */
-extern struct genl_family wsc_genl_family;
-#define WSC_GENL_ALL_CPUS	(-1)
-int wsc_genl_put_bucket(struct sk_buff *skb, s64 cpu, unsigned int i,
-			u64 count);
 int wsc_genl_init(void);
 void wsc_genl_exit(void);
-
-extern const struct nla_policy wsc_genl_trace_start_policy[];
-extern const struct nla_policy wsc_genl_trace_none_policy[];
-int wsc_genl_trace_start(struct sk_buff *skb, struct genl_info *info);
-int wsc_genl_trace_stop(struct sk_buff *skb, struct genl_info *info);
-int wsc_genl_trace_status(struct sk_buff *skb, struct genl_info *info);
-int wsc_genl_trace_reset(struct sk_buff *skb, struct genl_info *info);
-int wsc_genl_trace_fetch_start(struct netlink_callback *cb);
-int wsc_genl_trace_fetch(struct sk_buff *skb, struct netlink_callback *cb);
-int wsc_genl_trace_fetch_done(struct netlink_callback *cb);
 
 /* proc.c: /proc/syscall_lat. */
 int wsc_proc_init(void);

@@ -233,7 +233,9 @@ int wsc_stats_summary(uint64_t *samples, size_t n, struct wsc_summary *out);
 
 /*
  * The latency lab: the module's experiments (wsc_experiments.h), run and
- * read back over the generic netlink family "syscall_lat".
+ * read back over the generic netlink family "syscall_lat".  A struct
+ * wsc_lat is a connection to that family for the lab's commands; the
+ * trace's commands take their own handle, struct wsc_trace (below).
  *
  *	struct wsc_lat *lat;
  *	struct wsc_lat_stats st;
@@ -327,15 +329,22 @@ int wsc_lat_reset(struct wsc_lat *lat, const char *experiment);
 /*
  * The trace: per-syscall latency histograms of a process tree or a
  * cgroup, counted in the kernel (Documentation/trace.md), over the same
- * handle as the lab.
+ * generic netlink family as the lab but through a handle of its own.
  *
- *	wsc_trace_start(lat, pid, NULL);	// or (lat, 0, "/my.slice")
+ *	struct wsc_trace *tr;
+ *
+ *	wsc_trace_open(&tr);			// -ENOENT: wsc.ko not loaded
+ *	wsc_trace_start(tr, pid, NULL);		// or (tr, 0, "/my.slice")
  *	...					// the workload runs
- *	wsc_trace_stop(lat);
- *	wsc_trace_fetch(lat, fn, ctx);		// one call per system call
+ *	wsc_trace_stop(tr);
+ *	wsc_trace_fetch(tr, fn, ctx);		// one call per system call
+ *	printf("%s\n", wsc_trace_error(tr));	// the kernel's reason, if any
+ *	wsc_trace_close(tr);
  *
- * Starting, stopping and resetting need CAP_SYS_ADMIN or CAP_PERFMON.
+ * A handle is not thread-safe: give each thread its own.  Starting,
+ * stopping, fetching and resetting need CAP_SYS_ADMIN or CAP_PERFMON.
  */
+struct wsc_trace;
 
 /**
  * struct wsc_trace_status - what the trace is and what it lost
@@ -398,26 +407,39 @@ struct wsc_trace_call {
 	const uint64_t (*buckets)[3];
 };
 
-/* Start tracing process @pid and its descendants, or cgroup @cgroup
+/* Connect; -ENOENT when the family is missing (wsc.ko not loaded). */
+int wsc_trace_open(struct wsc_trace **out);
+void wsc_trace_close(struct wsc_trace *tr);
+
+/*
+ * Why the last request failed, in the kernel's words (its extended ack)
+ * or the library's; "" when there is nothing to say.
+ */
+const char *wsc_trace_error(const struct wsc_trace *tr);
+
+/*
+ * Start tracing process @pid and its descendants, or cgroup @cgroup
  * (a path below the cgroup v2 root as the caller sees it, e.g.
  * "/system.slice"; pass @pid 0).  -EBUSY while a trace is active;
- * -ESRCH, -ENOENT, -ENOTDIR, -EINVAL for a bad target. */
-int wsc_trace_start(struct wsc_lat *lat, uint32_t pid, const char *cgroup);
+ * -ESRCH, -ENOENT, -ENOTDIR, -EINVAL for a bad target.
+ */
+int wsc_trace_start(struct wsc_trace *tr, uint32_t pid, const char *cgroup);
 /* Detach, keeping the counts; 0 too when it had ended by itself. */
-int wsc_trace_stop(struct wsc_lat *lat);
-int wsc_trace_status(struct wsc_lat *lat, struct wsc_trace_status *out);
+int wsc_trace_stop(struct wsc_trace *tr);
+/* What the trace is and what it lost; open to every user. */
+int wsc_trace_status(struct wsc_trace *tr, struct wsc_trace_status *out);
 /*
  * Call @fn once per system call the trace saw, in number order; returns
  * how many, or -errno (-ENODATA: no trace).  A non-zero return from @fn
  * stops the calls, as in wsc_lat_samples().
  */
-int wsc_trace_fetch(struct wsc_lat *lat,
+int wsc_trace_fetch(struct wsc_trace *tr,
 		    int (*fn)(void *ctx, const struct wsc_trace_call *call),
 		    void *ctx);
 /* Free the counts; -EBUSY while the trace is active. */
-int wsc_trace_reset(struct wsc_lat *lat);
+int wsc_trace_reset(struct wsc_trace *tr);
 
-/* The library's version, e.g. "0.1.0". */
+/* The library's version, e.g. "0.2.0". */
 const char *wsc_version(void);
 
 #ifdef __cplusplus

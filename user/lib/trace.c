@@ -1,47 +1,72 @@
 // SPDX-License-Identifier: MIT
 /*
- * The trace's client: start, stop, status, fetch and reset over the
- * "syscall_lat" family (include/uapi/linux/wsc.h), with the exchange of
- * lat.c.
+ * The trace's commands (wsc_trace_*): start, stop, status, fetch and
+ * reset; requests of the "syscall_lat" family (include/uapi/linux/wsc.h)
+ * over the netlink client of nl.c.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
-#include "lat_nl.h"
+#include "nl.h"
 
-/* A do request that must be answered by an acknowledgement alone. */
-static int trace_simple(struct wsc_lat *lat, struct nl_msg *msg)
+/* The trace's handle: the one netlink client, under the trace's name. */
+struct wsc_trace {
+	struct wsc_nl nl;
+};
+
+int wsc_trace_open(struct wsc_trace **out)
 {
-	struct lat_req req = { .lat = lat };
+	struct wsc_trace *tr;
 	int ret;
 
-	ret = lat_transact(lat, msg, &req);
-	if (!ret && req.messages) {
-		lat_set_error(lat, "unexpected reply from the kernel");
-		ret = -EPROTO;
+	if (!out)
+		return -EINVAL;
+	tr = calloc(1, sizeof(*tr));
+	if (!tr)
+		return -ENOMEM;
+	ret = wsc_nl_open(&tr->nl, "the trace");
+	if (ret) {
+		free(tr);
+		return ret;
 	}
-	return ret;
+	*out = tr;
+	return 0;
 }
 
-int wsc_trace_start(struct wsc_lat *lat, uint32_t pid, const char *cgroup)
+void wsc_trace_close(struct wsc_trace *tr)
+{
+	if (!tr)
+		return;
+	wsc_nl_close(&tr->nl);
+	free(tr);
+}
+
+const char *wsc_trace_error(const struct wsc_trace *tr)
+{
+	return tr ? tr->nl.error : "";
+}
+
+int wsc_trace_start(struct wsc_trace *tr, uint32_t pid, const char *cgroup)
 {
 	struct nl_msg *msg;
 
-	if (!lat)
+	if (!tr)
 		return -EINVAL;
-	lat->error[0] = '\0';
+	tr->nl.error[0] = '\0';
 	if (!pid == !cgroup) {
-		lat_set_error(lat, "give a pid or a cgroup, exactly one");
+		wsc_nl_set_error(&tr->nl, "give a pid or a cgroup, exactly one");
 		return -EINVAL;
 	}
 	if (cgroup && (!cgroup[0] || strlen(cgroup) > WSC_TRACE_CGROUP_MAX)) {
-		lat_set_error(lat, "the cgroup path is empty or longer than %d",
-			      WSC_TRACE_CGROUP_MAX);
+		wsc_nl_set_error(&tr->nl,
+				 "the cgroup path is empty or longer than %d",
+				 WSC_TRACE_CGROUP_MAX);
 		return -EINVAL;
 	}
-	msg = lat_msg(lat, WSC_LAT_CMD_TRACE_START, 0);
+	msg = wsc_nl_msg(&tr->nl, WSC_LAT_CMD_TRACE_START, 0);
 	if (!msg)
 		return -ENOMEM;
 	if (pid ? nla_put_u32(msg, WSC_LAT_A_TRACE_PID, pid) < 0 :
@@ -49,29 +74,30 @@ int wsc_trace_start(struct wsc_lat *lat, uint32_t pid, const char *cgroup)
 		nlmsg_free(msg);
 		return -ENOMEM;
 	}
-	return trace_simple(lat, msg);
+	return wsc_nl_do_ack(&tr->nl, msg);
 }
 
-static int trace_command(struct wsc_lat *lat, uint8_t cmd)
+/* A command without attributes, answered by an acknowledgement alone. */
+static int trace_command(struct wsc_trace *tr, uint8_t cmd)
 {
 	struct nl_msg *msg;
 
-	if (!lat)
+	if (!tr)
 		return -EINVAL;
-	msg = lat_msg(lat, cmd, 0);
+	msg = wsc_nl_msg(&tr->nl, cmd, 0);
 	if (!msg)
 		return -ENOMEM;
-	return trace_simple(lat, msg);
+	return wsc_nl_do_ack(&tr->nl, msg);
 }
 
-int wsc_trace_stop(struct wsc_lat *lat)
+int wsc_trace_stop(struct wsc_trace *tr)
 {
-	return trace_command(lat, WSC_LAT_CMD_TRACE_STOP);
+	return trace_command(tr, WSC_LAT_CMD_TRACE_STOP);
 }
 
-int wsc_trace_reset(struct wsc_lat *lat)
+int wsc_trace_reset(struct wsc_trace *tr)
 {
-	return trace_command(lat, WSC_LAT_CMD_TRACE_RESET);
+	return trace_command(tr, WSC_LAT_CMD_TRACE_RESET);
 }
 
 /* The status message's u64 counts and where they go. */
@@ -103,7 +129,7 @@ static const struct {
 
 #define ARRAY_LEN(a)	(sizeof(a) / sizeof((a)[0]))
 
-static int trace_parse_status(struct lat_req *req, struct nlattr **tb,
+static int trace_parse_status(struct wsc_nl_req *req, struct nlattr **tb,
 			      struct nlmsghdr *nlh)
 {
 	struct wsc_trace_status *st = req->priv;
@@ -111,26 +137,26 @@ static int trace_parse_status(struct lat_req *req, struct nlattr **tb,
 
 	(void)nlh;
 	if (req->messages > 1)
-		return lat_req_fail(req, -EPROTO, "more than one status message");
+		return wsc_nl_req_fail(req, -EPROTO, "more than one status message");
 	if (!tb[WSC_LAT_A_TRACE_STATE])
-		return lat_req_fail(req, -EBADMSG, "status without a state");
+		return wsc_nl_req_fail(req, -EBADMSG, "status without a state");
 	memset(st, 0, sizeof(*st));
 	st->state = nla_get_u32(tb[WSC_LAT_A_TRACE_STATE]);
 	if (st->state == WSC_TRACE_IDLE)
 		return NL_OK;
 	for (i = 0; i < ARRAY_LEN(trace_status_u64); i++) {
 		if (!tb[trace_status_u64[i].attr])
-			return lat_req_fail(req, -EBADMSG,
-					    "status without attribute %u",
-					    trace_status_u64[i].attr);
+			return wsc_nl_req_fail(req, -EBADMSG,
+					       "status without attribute %u",
+					       trace_status_u64[i].attr);
 		*(uint64_t *)((char *)st + trace_status_u64[i].offset) =
 			nla_get_u64(tb[trace_status_u64[i].attr]);
 	}
 	for (i = 0; i < ARRAY_LEN(trace_status_u32); i++) {
 		if (!tb[trace_status_u32[i].attr])
-			return lat_req_fail(req, -EBADMSG,
-					    "status without attribute %u",
-					    trace_status_u32[i].attr);
+			return wsc_nl_req_fail(req, -EBADMSG,
+					       "status without attribute %u",
+					       trace_status_u32[i].attr);
 		*(uint32_t *)((char *)st + trace_status_u32[i].offset) =
 			nla_get_u32(tb[trace_status_u32[i].attr]);
 	}
@@ -140,26 +166,26 @@ static int trace_parse_status(struct lat_req *req, struct nlattr **tb,
 		nla_strlcpy(st->cgroup, tb[WSC_LAT_A_TRACE_CGROUP],
 			    sizeof(st->cgroup));
 	else
-		return lat_req_fail(req, -EBADMSG, "status without a target");
+		return wsc_nl_req_fail(req, -EBADMSG, "status without a target");
 	return NL_OK;
 }
 
-int wsc_trace_status(struct wsc_lat *lat, struct wsc_trace_status *out)
+int wsc_trace_status(struct wsc_trace *tr, struct wsc_trace_status *out)
 {
-	struct lat_req req = {
-		.lat = lat, .parse = trace_parse_status, .priv = out,
-	};
+	struct wsc_nl_req req = { .parse = trace_parse_status, .priv = out };
 	struct nl_msg *msg;
 	int ret;
 
-	if (!lat || !out)
+	if (!tr || !out)
 		return -EINVAL;
-	msg = lat_msg(lat, WSC_LAT_CMD_TRACE_STATUS, 0);
+	req.nl = &tr->nl;
+	msg = wsc_nl_msg(&tr->nl, WSC_LAT_CMD_TRACE_STATUS, 0);
 	if (!msg)
 		return -ENOMEM;
-	ret = lat_transact(lat, msg, &req);
+	ret = wsc_nl_transact(&tr->nl, msg, &req);
 	if (!ret && req.messages != 1) {
-		lat_set_error(lat, "the kernel acknowledged without a status");
+		wsc_nl_set_error(&tr->nl,
+				 "the kernel acknowledged without a status");
 		ret = -EPROTO;
 	}
 	return ret;
@@ -179,7 +205,7 @@ struct trace_fetch {
 	unsigned int calls;	/* handed over */
 };
 
-static int trace_flush(struct lat_req *req, struct trace_fetch *f)
+static int trace_flush(struct wsc_nl_req *req, struct trace_fetch *f)
 {
 	int ret;
 
@@ -189,41 +215,42 @@ static int trace_flush(struct lat_req *req, struct trace_fetch *f)
 	f->cur.buckets = (const uint64_t (*)[3])f->buckets;
 	ret = f->fn(f->ctx, &f->cur);
 	if (ret) {
-		lat_req_fail(req, ret < 0 ? ret : -ECANCELED, NULL);
+		wsc_nl_req_fail(req, ret < 0 ? ret : -ECANCELED, NULL);
 		return -1;
 	}
 	f->calls++;
 	return 0;
 }
 
-static int trace_add_bucket(struct lat_req *req, struct trace_fetch *f,
+static int trace_add_bucket(struct wsc_nl_req *req, struct trace_fetch *f,
 			    struct nlattr *nest)
 {
 	struct nlattr *btb[WSC_LAT_BUCKET_MAX + 1];
 	uint64_t low, high, (*grown)[3];
 	int ret;
 
-	ret = nla_parse_nested(btb, WSC_LAT_BUCKET_MAX, nest, lat_bucket_policy);
+	ret = nla_parse_nested(btb, WSC_LAT_BUCKET_MAX, nest,
+			       wsc_nl_bucket_policy);
 	if (ret < 0)
-		return lat_req_fail(req, -EBADMSG, "malformed bucket (%s)",
-				    nl_geterror(ret));
+		return wsc_nl_req_fail(req, -EBADMSG, "malformed bucket (%s)",
+				       nl_geterror(ret));
 	if (!btb[WSC_LAT_BUCKET_LOW_NS] || !btb[WSC_LAT_BUCKET_HIGH_NS] ||
 	    !btb[WSC_LAT_BUCKET_COUNT])
-		return lat_req_fail(req, -EBADMSG,
-				    "bucket without LOW_NS, HIGH_NS or COUNT");
+		return wsc_nl_req_fail(req, -EBADMSG,
+				       "bucket without LOW_NS, HIGH_NS or COUNT");
 	low = nla_get_u64(btb[WSC_LAT_BUCKET_LOW_NS]);
 	high = nla_get_u64(btb[WSC_LAT_BUCKET_HIGH_NS]);
 	if (low > high ||
 	    (f->cur.nr_buckets && low <= f->buckets[f->cur.nr_buckets - 1][1]))
-		return lat_req_fail(req, -EBADMSG,
-				    "buckets of call %u out of order",
-				    f->cur.nr);
+		return wsc_nl_req_fail(req, -EBADMSG,
+				       "buckets of call %u out of order",
+				       f->cur.nr);
 	if (f->cur.nr_buckets == f->cap) {
 		size_t cap = f->cap ? 2 * f->cap : 64;
 
 		grown = realloc(f->buckets, cap * sizeof(*f->buckets));
 		if (!grown)
-			return lat_req_fail(req, -ENOMEM, "out of memory");
+			return wsc_nl_req_fail(req, -ENOMEM, "out of memory");
 		f->buckets = grown;
 		f->cap = cap;
 	}
@@ -234,7 +261,7 @@ static int trace_add_bucket(struct lat_req *req, struct trace_fetch *f,
 	return NL_OK;
 }
 
-static int trace_parse_call(struct lat_req *req, struct nlattr **tb,
+static int trace_parse_call(struct wsc_nl_req *req, struct nlattr **tb,
 			    struct nlmsghdr *nlh)
 {
 	struct trace_fetch *f = req->priv;
@@ -243,19 +270,19 @@ static int trace_parse_call(struct lat_req *req, struct nlattr **tb,
 	int rem;
 
 	if (!tb[WSC_LAT_A_TRACE_NR])
-		return lat_req_fail(req, -EBADMSG, "call message without TRACE_NR");
+		return wsc_nl_req_fail(req, -EBADMSG, "call message without TRACE_NR");
 	nr = nla_get_u32(tb[WSC_LAT_A_TRACE_NR]);
 	if (tb[WSC_LAT_A_TRACE_CALLS]) {
 		/* A new call: the previous one is complete. */
 		if (!tb[WSC_LAT_A_ERRORS] || !tb[WSC_LAT_A_TRACE_TOTAL_NS] ||
 		    !tb[WSC_LAT_A_TRACE_MAX_NS])
-			return lat_req_fail(req, -EBADMSG,
-					    "call %u without ERRORS, TOTAL_NS or MAX_NS",
-					    nr);
+			return wsc_nl_req_fail(req, -EBADMSG,
+					       "call %u without ERRORS, TOTAL_NS or MAX_NS",
+					       nr);
 		if (f->have && nr <= f->cur.nr)
-			return lat_req_fail(req, -EBADMSG,
-					    "call %u after call %u", nr,
-					    f->cur.nr);
+			return wsc_nl_req_fail(req, -EBADMSG,
+					       "call %u after call %u", nr,
+					       f->cur.nr);
 		if (trace_flush(req, f))
 			return NL_OK;
 		memset(&f->cur, 0, sizeof(f->cur));
@@ -266,11 +293,10 @@ static int trace_parse_call(struct lat_req *req, struct nlattr **tb,
 		f->cur.max_ns = nla_get_u64(tb[WSC_LAT_A_TRACE_MAX_NS]);
 		f->have = true;
 	} else if (!f->have || nr != f->cur.nr) {
-		return lat_req_fail(req, -EBADMSG,
-				    "buckets of call %u without its figures", nr);
+		return wsc_nl_req_fail(req, -EBADMSG,
+				       "buckets of call %u without its figures", nr);
 	}
-	nla_for_each_attr(pos, genlmsg_attrdata(nlmsg_data(nlh), 0),
-			  genlmsg_attrlen(nlmsg_data(nlh), 0), rem) {
+	nla_for_each_attr(pos, wsc_nl_attrs(nlh), wsc_nl_attrs_len(nlh), rem) {
 		if (nla_type(pos) != WSC_LAT_A_BUCKET)
 			continue;
 		trace_add_bucket(req, f, pos);
@@ -280,23 +306,22 @@ static int trace_parse_call(struct lat_req *req, struct nlattr **tb,
 	return NL_OK;
 }
 
-int wsc_trace_fetch(struct wsc_lat *lat,
+int wsc_trace_fetch(struct wsc_trace *tr,
 		    int (*fn)(void *ctx, const struct wsc_trace_call *call),
 		    void *ctx)
 {
 	struct trace_fetch f = { .fn = fn, .ctx = ctx };
-	struct lat_req req = {
-		.lat = lat, .parse = trace_parse_call, .priv = &f,
-	};
+	struct wsc_nl_req req = { .parse = trace_parse_call, .priv = &f };
 	struct nl_msg *msg;
 	int ret;
 
-	if (!lat || !fn)
+	if (!tr || !fn)
 		return -EINVAL;
-	msg = lat_msg(lat, WSC_LAT_CMD_TRACE_FETCH, NLM_F_DUMP);
+	req.nl = &tr->nl;
+	msg = wsc_nl_msg(&tr->nl, WSC_LAT_CMD_TRACE_FETCH, NLM_F_DUMP);
 	if (!msg)
 		return -ENOMEM;
-	ret = lat_transact(lat, msg, &req);
+	ret = wsc_nl_transact(&tr->nl, msg, &req);
 	if (!ret) {
 		trace_flush(&req, &f);
 		ret = req.err;

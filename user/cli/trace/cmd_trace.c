@@ -234,9 +234,9 @@ static void trace_cgroup_path(const char *arg, char *out, size_t len)
 }
 
 /* What the failure of a start means, for people. */
-static void trace_start_failed(struct wsc_lat *lat, int err)
+static void trace_start_failed(struct wsc_trace *lat, int err)
 {
-	const char *why = wsc_lat_error(lat);
+	const char *why = wsc_trace_error(lat);
 
 	fprintf(stderr, "wsc trace: cannot start the trace: %s%s%s\n",
 		strerror(-err), why[0] ? ": " : "", why);
@@ -346,7 +346,7 @@ static int trace_reap(pid_t pid, int *status)
  * Wait until the trace ends by itself (every traced task gone), @deadline
  * (ns since boot, 0: none) passes, or a signal comes.
  */
-static int trace_wait_end(struct wsc_lat *lat, uint64_t deadline_ns,
+static int trace_wait_end(struct wsc_trace *lat, uint64_t deadline_ns,
 			  bool say_waiting)
 {
 	struct wsc_trace_status st;
@@ -410,7 +410,7 @@ static int trace_add_row(void *ctx, const struct wsc_trace_call *call)
 }
 
 /* Stop (if still active), then read the status and every call. */
-static int trace_collect(struct wsc_lat *lat, struct trace_report *r)
+static int trace_collect(struct wsc_trace *lat, struct trace_report *r)
 {
 	int err;
 
@@ -422,7 +422,7 @@ static int trace_collect(struct wsc_lat *lat, struct trace_report *r)
 		err = err < 0 ? err : 0;
 	}
 	if (err) {
-		const char *why = wsc_lat_error(lat);
+		const char *why = wsc_trace_error(lat);
 
 		fprintf(stderr, "wsc trace: cannot read the trace back: %s%s%s\n",
 			strerror(-err), why[0] ? ": " : "", why);
@@ -467,7 +467,7 @@ static int trace_output(const struct trace_opts *o, struct trace_report *r)
 }
 
 /* Run the command under the trace; fills @r and its exit status. */
-static int trace_command(struct wsc_lat *lat, const struct trace_opts *o,
+static int trace_command(struct wsc_trace *lat, const struct trace_opts *o,
 			 struct trace_report *r)
 {
 	int go, exec_err, status, err, e = 0;
@@ -546,7 +546,7 @@ int cmd_trace(int argc, char **argv)
 	struct trace_opts o = { .sort = TRACE_SORT_TOTAL };
 	char cgroup[WSC_TRACE_CGROUP_MAX + 2] = "";
 	struct trace_report r = { 0 };
-	struct wsc_lat *lat;
+	struct wsc_trace *lat;
 	int err, ret = 1;
 
 	err = trace_parse(argc, argv, &o);
@@ -556,7 +556,7 @@ int cmd_trace(int argc, char **argv)
 		trace_cgroup_path(o.cgroup, cgroup, sizeof(cgroup));
 	trace_describe(&o, cgroup, &r);
 
-	err = wsc_lat_open(&lat);
+	err = wsc_trace_open(&lat);
 	if (err) {
 		fprintf(stderr, "wsc trace: %s\n", err == -ENOENT ?
 			"wsc.ko is not loaded (no generic netlink family \"" WSC_LAT_GENL_NAME "\")" :
@@ -584,7 +584,7 @@ int cmd_trace(int argc, char **argv)
 				     false);
 		if (err) {
 			fprintf(stderr, "wsc trace: %s: %s\n", strerror(-err),
-				wsc_lat_error(lat));
+				wsc_trace_error(lat));
 			wsc_trace_stop(lat);
 			goto close;
 		}
@@ -594,6 +594,6 @@ int cmd_trace(int argc, char **argv)
 	ret = trace_exit_code(&r);
 close:
 	trace_report_free(&r);
-	wsc_lat_close(lat);
+	wsc_trace_close(lat);
 	return ret;
 }
