@@ -234,9 +234,9 @@ static void trace_cgroup_path(const char *arg, char *out, size_t len)
 }
 
 /* What the failure of a start means, for people. */
-static void trace_start_failed(struct wsc_trace *lat, int err)
+static void trace_start_failed(struct wsc_trace *tr, int err)
 {
-	const char *why = wsc_trace_error(lat);
+	const char *why = wsc_trace_error(tr);
 
 	fprintf(stderr, "wsc trace: cannot start the trace: %s%s%s\n",
 		strerror(-err), why[0] ? ": " : "", why);
@@ -346,7 +346,7 @@ static int trace_reap(pid_t pid, int *status)
  * Wait until the trace ends by itself (every traced task gone), @deadline
  * (ns since boot, 0: none) passes, or a signal comes.
  */
-static int trace_wait_end(struct wsc_trace *lat, uint64_t deadline_ns,
+static int trace_wait_end(struct wsc_trace *tr, uint64_t deadline_ns,
 			  bool say_waiting)
 {
 	struct wsc_trace_status st;
@@ -354,7 +354,7 @@ static int trace_wait_end(struct wsc_trace *lat, uint64_t deadline_ns,
 	int err;
 
 	for (;;) {
-		err = wsc_trace_status(lat, &st);
+		err = wsc_trace_status(tr, &st);
 		if (err)
 			return err;
 		if (st.state != WSC_TRACE_ACTIVE || trace_signal)
@@ -410,19 +410,19 @@ static int trace_add_row(void *ctx, const struct wsc_trace_call *call)
 }
 
 /* Stop (if still active), then read the status and every call. */
-static int trace_collect(struct wsc_trace *lat, struct trace_report *r)
+static int trace_collect(struct wsc_trace *tr, struct trace_report *r)
 {
 	int err;
 
-	err = wsc_trace_stop(lat);
+	err = wsc_trace_stop(tr);
 	if (!err)
-		err = wsc_trace_status(lat, &r->status);
+		err = wsc_trace_status(tr, &r->status);
 	if (!err) {
-		err = wsc_trace_fetch(lat, trace_add_row, r);
+		err = wsc_trace_fetch(tr, trace_add_row, r);
 		err = err < 0 ? err : 0;
 	}
 	if (err) {
-		const char *why = wsc_trace_error(lat);
+		const char *why = wsc_trace_error(tr);
 
 		fprintf(stderr, "wsc trace: cannot read the trace back: %s%s%s\n",
 			strerror(-err), why[0] ? ": " : "", why);
@@ -467,7 +467,7 @@ static int trace_output(const struct trace_opts *o, struct trace_report *r)
 }
 
 /* Run the command under the trace; fills @r and its exit status. */
-static int trace_command(struct wsc_trace *lat, const struct trace_opts *o,
+static int trace_command(struct wsc_trace *tr, const struct trace_opts *o,
 			 struct trace_report *r)
 {
 	int go, exec_err, status, err, e = 0;
@@ -484,9 +484,9 @@ static int trace_command(struct wsc_trace *lat, const struct trace_opts *o,
 		fprintf(stderr, "wsc trace: cannot fork: %s\n", strerror(errno));
 		return -1;
 	}
-	err = wsc_trace_start(lat, (uint32_t)pid, NULL);
+	err = wsc_trace_start(tr, (uint32_t)pid, NULL);
 	if (err) {
-		trace_start_failed(lat, err);
+		trace_start_failed(tr, err);
 		close(go);		/* the child exits without running */
 		close(exec_err);
 		trace_reap(pid, &status);
@@ -501,13 +501,13 @@ static int trace_command(struct wsc_trace *lat, const struct trace_opts *o,
 	if (got == sizeof(e)) {
 		fprintf(stderr, "wsc trace: cannot run '%s': %s\n", o->cmd[0],
 			strerror(e));
-		wsc_trace_stop(lat);
+		wsc_trace_stop(tr);
 		return 127;
 	}
 	r->has_exit = true;
 	r->exit_status = status;
 	/* Descendants may still run: the trace ends with the last of them. */
-	return trace_wait_end(lat, 0, true) ? -1 : 0;
+	return trace_wait_end(tr, 0, true) ? -1 : 0;
 }
 
 static void trace_describe(const struct trace_opts *o, const char *cgroup,
@@ -546,7 +546,7 @@ int cmd_trace(int argc, char **argv)
 	struct trace_opts o = { .sort = TRACE_SORT_TOTAL };
 	char cgroup[WSC_TRACE_CGROUP_MAX + 2] = "";
 	struct trace_report r = { 0 };
-	struct wsc_trace *lat;
+	struct wsc_trace *tr;
 	int err, ret = 1;
 
 	err = trace_parse(argc, argv, &o);
@@ -556,7 +556,7 @@ int cmd_trace(int argc, char **argv)
 		trace_cgroup_path(o.cgroup, cgroup, sizeof(cgroup));
 	trace_describe(&o, cgroup, &r);
 
-	err = wsc_trace_open(&lat);
+	err = wsc_trace_open(&tr);
 	if (err) {
 		fprintf(stderr, "wsc trace: %s\n", err == -ENOENT ?
 			"wsc.ko is not loaded (no generic netlink family \"" WSC_LAT_GENL_NAME "\")" :
@@ -565,35 +565,35 @@ int cmd_trace(int argc, char **argv)
 	}
 	trace_catch_signals();
 	if (o.cmd) {
-		err = trace_command(lat, &o, &r);
+		err = trace_command(tr, &o, &r);
 		if (err) {
 			ret = err > 0 ? err : 1;
 			goto close;
 		}
 	} else {
-		err = wsc_trace_start(lat, o.pid, o.cgroup ? cgroup : NULL);
+		err = wsc_trace_start(tr, o.pid, o.cgroup ? cgroup : NULL);
 		if (err) {
-			trace_start_failed(lat, err);
+			trace_start_failed(tr, err);
 			goto close;
 		}
 		if (o.cgroup && !o.duration_s)
 			fprintf(stderr, "wsc trace: tracing cgroup %s: Ctrl-C to stop\n",
 				cgroup);
-		err = trace_wait_end(lat, o.duration_s ?
+		err = trace_wait_end(tr, o.duration_s ?
 				     clock_now_ns() + o.duration_s * 1000000000ull : 0,
 				     false);
 		if (err) {
 			fprintf(stderr, "wsc trace: %s: %s\n", strerror(-err),
-				wsc_trace_error(lat));
-			wsc_trace_stop(lat);
+				wsc_trace_error(tr));
+			wsc_trace_stop(tr);
 			goto close;
 		}
 	}
-	if (trace_collect(lat, &r) || trace_output(&o, &r))
+	if (trace_collect(tr, &r) || trace_output(&o, &r))
 		goto close;
 	ret = trace_exit_code(&r);
 close:
 	trace_report_free(&r);
-	wsc_trace_close(lat);
+	wsc_trace_close(tr);
 	return ret;
 }
