@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * t_calls_file: the file group (open ... renameat, 21 calls) wrapped
+ * t_calls_file: the file group (open ... renameat, 22 calls) wrapped
  * through /dev/wsc and conventionally, on twin files and directories in
  * a private temporary directory: the same result or errno, the same
  * descriptor numbers and flags, the same files left behind.  The
