@@ -25,7 +25,8 @@ tap_line() {
 # LOGS/vm-dmesg.txt, and two verdicts of the harness's own are appended to
 # LOGS/vm.tap as TAP lines, so that tap_count counts them:
 #   - the guest kernel log is clean (tools/vm-run's exit status 3 says it
-#     is not; any status but 0, 1 and 3 says the run itself broke);
+#     is not, and vm_log_verdict names the tests during which it went
+#     wrong; any status but 0, 1 and 3 says the run itself broke);
 #   - every program ran all of its plan: the "1..N" lines add up to no
 #     more than the ok/not ok lines seen (a guest that died half way, or a
 #     program that crashed, leaves fewer).
@@ -55,15 +56,30 @@ vm_suite() {
 	vs_reported=$(($1 + $2 + $3))
 	vs_planned=$(awk -F'[.][.]' '/^1[.][.][0-9]+$/ { n += $2 } END { print n + 0 }' "$vs_logs/vm.tap")
 
-	case $vs_rc in
-	0|1) echo "ok - the guest kernel log is clean" >> "$vs_logs/vm.tap" ;;
-	3) echo "not ok - the guest kernel log is clean (see $vs_logs/vm-dmesg.txt)" >> "$vs_logs/vm.tap" ;;
-	*) echo "not ok - the VM run ended with status $vs_rc (see $vs_logs/vm.tap)" >> "$vs_logs/vm.tap" ;;
-	esac
+	vm_log_verdict "$vs_rc" "$vs_logs" >> "$vs_logs/vm.tap"
 	if [ "$vs_planned" -eq 0 ] || [ "$vs_reported" -lt "$vs_planned" ]; then
 		echo "not ok - vm: $vs_planned tests planned, $vs_reported reported" >> "$vs_logs/vm.tap"
 	fi
 	return "$vs_rc"
+}
+
+# vm_log_verdict RC LOGS: the TAP line of the verdict on the guest's
+# kernel log, from tools/vm-run's exit status RC and the log it saved in
+# LOGS/vm-dmesg.txt.  A log with problems names the test program that was
+# running when each was printed (tools/kmsg-scan reads the markers
+# tests/vm/run writes), e.g.
+#   not ok - the guest kernel log is clean: WARNING during t_calls_file (see LOGS/vm-dmesg.txt)
+vm_log_verdict() {
+	case $1 in
+	0|1) echo "ok - the guest kernel log is clean" ;;
+	3)
+		# Empty if vm-run failed the run for a guest that died
+		# without printing such a line.
+		vl_what=$(tools/kmsg-scan --summary "$2/vm-dmesg.txt" 2>/dev/null)
+		echo "not ok - the guest kernel log is clean${vl_what:+: $vl_what} (see $2/vm-dmesg.txt)"
+		;;
+	*) echo "not ok - the VM run ended with status $1 (see $2/vm.tap)" ;;
+	esac
 }
 
 # vm_report FILE: the lines of a VM suite's TAP worth showing: failures,

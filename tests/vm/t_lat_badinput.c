@@ -27,6 +27,7 @@
 #include <netlink/netlink.h>
 
 #include "harness.h"
+#include "genl_raw.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
@@ -42,13 +43,8 @@ struct lat_sock {
 
 /**
  * struct lat_reply - what came back for one request
- * @done:         the answer is complete
- * @err:          0, or the -errno of NLMSG_ERROR or NLMSG_DONE
- * @in_done:      @err came in NLMSG_DONE (a dump refused once started)
- * @msg:          the extended ack message, "" if none
- * @miss_type:    NLMSGERR_ATTR_MISS_TYPE, or -1
- * @bad_attr:     NLMSGERR_ATTR_OFFS came back: the kernel named the
- *                offending attribute
+ * @ack:          how it ended (genl_raw.h), read as r->err, r->msg,
+ *                r->in_done, r->bad_attr, r->miss_type (-1 if none)
  * @messages:     data messages received
  * @has, @val:    the last data message: attributes seen, and the value of
  *                each u32 and u64 one
@@ -61,12 +57,7 @@ struct lat_sock {
  * @bad_bucket:   a bucket lacked an attribute, or had LOW_NS > HIGH_NS
  */
 struct lat_reply {
-	bool done;
-	int err;
-	bool in_done;
-	char msg[256];
-	int miss_type;
-	bool bad_attr;
+	GENL_ACK_MEMBERS;
 	int messages;
 	bool has[WSC_LAT_A_MAX + 1];
 	uint64_t val[WSC_LAT_A_MAX + 1];
@@ -81,90 +72,12 @@ struct lat_reply {
 
 static void lat_open(struct lat_sock *ls)
 {
-	int one = 1;
-
-	ls->sk = nl_socket_alloc();
-	ASSERT_TRUE(ls->sk);
-	ASSERT_EQ(genl_connect(ls->sk), 0);
-	/*
-	 * libnl 3.7 has no nl_socket_set_ext_ack().  Capped acks leave the
-	 * request out of NLMSG_ERROR, so the TLVs follow struct nlmsgerr.
-	 */
-	ASSERT_EQ(setsockopt(nl_socket_get_fd(ls->sk), SOL_NETLINK,
-			     NETLINK_EXT_ACK, &one, sizeof(one)), 0);
-	ASSERT_EQ(setsockopt(nl_socket_get_fd(ls->sk), SOL_NETLINK,
-			     NETLINK_CAP_ACK, &one, sizeof(one)), 0);
-	ls->family = genl_ctrl_resolve(ls->sk, WSC_LAT_GENL_NAME);
-	if (ls->family < 0) {
-		printf("# family %s not found (is wsc.ko loaded?)\n",
-		       WSC_LAT_GENL_NAME);
-		_exit(1);
-	}
+	ls->sk = genl_raw_open(WSC_LAT_GENL_NAME, &ls->family);
 }
 
 static void lat_close(struct lat_sock *ls)
 {
 	nl_socket_free(ls->sk);
-}
-
-static void lat_ext_ack(struct lat_reply *r, void *tlvs, int len)
-{
-	struct nlattr *tb[NLMSGERR_ATTR_MAX + 1];
-
-	if (len <= 0 || nla_parse(tb, NLMSGERR_ATTR_MAX, tlvs, len, NULL) < 0)
-		return;
-	if (tb[NLMSGERR_ATTR_MSG])
-		snprintf(r->msg, sizeof(r->msg), "%.*s",
-			 nla_len(tb[NLMSGERR_ATTR_MSG]),
-			 (char *)nla_data(tb[NLMSGERR_ATTR_MSG]));
-	if (tb[NLMSGERR_ATTR_MISS_TYPE])
-		r->miss_type = (int)nla_get_u32(tb[NLMSGERR_ATTR_MISS_TYPE]);
-	r->bad_attr = tb[NLMSGERR_ATTR_OFFS] != NULL;
-}
-
-static int lat_on_error(struct sockaddr_nl *who, struct nlmsgerr *e, void *arg)
-{
-	struct nlmsghdr *nlh = (struct nlmsghdr *)((char *)e - NLMSG_HDRLEN);
-	struct lat_reply *r = arg;
-	int off = sizeof(*e);
-
-	(void)who;
-	r->err = e->error;
-	r->done = true;
-	if (nlh->nlmsg_flags & NLM_F_ACK_TLVS) {
-		if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
-			off += NLMSG_ALIGN(e->msg.nlmsg_len - NLMSG_HDRLEN);
-		lat_ext_ack(r, (char *)e + off,
-			    (int)nlh->nlmsg_len - NLMSG_HDRLEN - off);
-	}
-	return NL_SKIP;
-}
-
-/* NLMSG_DONE: an int, the dump's errno, then perhaps the ack's TLVs. */
-static int lat_on_finish(struct nl_msg *msg, void *arg)
-{
-	struct nlmsghdr *nlh = nlmsg_hdr(msg);
-	struct lat_reply *r = arg;
-	int off = NLMSG_ALIGN(sizeof(int));
-
-	r->done = true;
-	if (nlmsg_datalen(nlh) < (int)sizeof(int))
-		return NL_STOP;
-	memcpy(&r->err, nlmsg_data(nlh), sizeof(int));
-	r->in_done = r->err != 0;
-	if (nlh->nlmsg_flags & NLM_F_ACK_TLVS)
-		lat_ext_ack(r, (char *)nlmsg_data(nlh) + off,
-			    nlmsg_datalen(nlh) - off);
-	return NL_STOP;
-}
-
-static int lat_on_ack(struct nl_msg *msg, void *arg)
-{
-	struct lat_reply *r = arg;
-
-	(void)msg;
-	r->done = true;
-	return NL_STOP;
 }
 
 static void lat_on_bucket(struct lat_reply *r, struct nlattr *nest)
@@ -243,30 +156,10 @@ static struct nl_msg *lat_msg(const struct lat_sock *ls, uint8_t cmd,
 static void lat_send(struct lat_sock *ls, struct nl_msg *msg,
 		     struct lat_reply *r)
 {
-	struct nl_cb *cb;
-	int ret;
-
 	memset(r, 0, sizeof(*r));
 	r->miss_type = -1;
-	cb = nl_cb_alloc(NL_CB_DEFAULT);
-	ASSERT_TRUE(cb);
-	nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, lat_on_valid, r);
-	nl_cb_set(cb, NL_CB_FINISH, NL_CB_CUSTOM, lat_on_finish, r);
-	nl_cb_set(cb, NL_CB_ACK, NL_CB_CUSTOM, lat_on_ack, r);
-	nl_cb_err(cb, NL_CB_CUSTOM, lat_on_error, r);
-
 	/* A RUN is answered when its run ends: this blocks meanwhile. */
-	ret = nl_send_auto(ls->sk, msg);
-	nlmsg_free(msg);
-	ASSERT_GE(ret, 0);
-	while (!r->done) {
-		ret = nl_recvmsgs(ls->sk, cb);
-		if (ret < 0) {
-			printf("# nl_recvmsgs: %s\n", nl_geterror(ret));
-			_exit(1);
-		}
-	}
-	nl_cb_put(cb);
+	genl_raw_send(ls->sk, msg, &r->ack, lat_on_valid, r);
 }
 
 /* RUN @exp with @iterations (0: none given) on @ncpus CPUs of @cpus. */
@@ -294,16 +187,6 @@ static void lat_ask(struct lat_sock *ls, uint8_t cmd, int flags,
 		ASSERT_EQ(nla_put_string(msg, WSC_LAT_A_EXPERIMENT, exp), 0);
 	lat_send(ls, msg, r);
 }
-
-/* The request was refused with @err and a message containing @text. */
-#define EXPECT_REFUSED(r, errno_, text) do {				\
-	EXPECT_EQ((r)->err, -(errno_));					\
-	if (!strstr((r)->msg, (text))) {				\
-		TH_LOG("%s:%d: message \"%s\" lacks \"%s\"", __FILE__,	\
-		       __LINE__, (r)->msg, (text));			\
-		wsc_test_failed = 1;					\
-	}								\
-} while (0)
 
 /* Run an experiment and check that the answer is a full result. */
 static void lat_run_ok(struct lat_sock *ls, const char *exp,

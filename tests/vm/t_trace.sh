@@ -166,7 +166,8 @@ check "hammer: lost 0, $((1 + HP + HP * HT)) tasks followed" \
 
 # --- four tracers starting and stopping at once, ten times each: one
 # trace at a time, the rest refused as busy, and every one of them ends
-# (under multi-threaded TCG this hung a 6.1 guest: see testing.md)
+# (under multi-threaded TCG this hung a 6.1 guest: see
+# Documentation/kernels.md, "The harness and the emulator")
 for i in 1 2 3 4; do
 	(
 		n=0

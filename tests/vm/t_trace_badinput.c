@@ -36,6 +36,7 @@
 #include <netlink/netlink.h>
 
 #include "harness.h"
+#include "genl_raw.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
@@ -79,11 +80,8 @@ struct trace_row {
 
 /**
  * struct trace_reply - what came back for one request
- * @done:      the answer is complete
- * @err:       0, or the -errno of NLMSG_ERROR or NLMSG_DONE
- * @in_done:   @err came in NLMSG_DONE (a dump refused once started)
- * @msg:       the extended ack message, "" if none
- * @bad_attr:  NLMSGERR_ATTR_OFFS came back: the kernel named an attribute
+ * @ack:       how it ended (genl_raw.h), read as r->err, r->msg,
+ *             r->in_done, r->bad_attr
  * @messages:  data messages received
  * @cmd:       the genetlink command of the last one
  * @nattrs:    its attributes, all types counted
@@ -95,11 +93,7 @@ struct trace_row {
  * @fault:     a fetch: the first way its messages broke the ABI, "" if none
  */
 struct trace_reply {
-	bool done;
-	int err;
-	bool in_done;
-	char msg[256];
-	bool bad_attr;
+	GENL_ACK_MEMBERS;
 	int messages;
 	int cmd;
 	int nattrs;
@@ -115,89 +109,13 @@ struct trace_reply {
 
 static void trace_open(struct trace_sock *ts)
 {
-	int one = 1;
-
-	ts->sk = nl_socket_alloc();
-	ASSERT_TRUE(ts->sk);
-	ASSERT_EQ(genl_connect(ts->sk), 0);
-	/*
-	 * libnl 3.7 has no nl_socket_set_ext_ack().  Capped acks leave the
-	 * request out of NLMSG_ERROR, so the TLVs follow struct nlmsgerr.
-	 */
-	ASSERT_EQ(setsockopt(nl_socket_get_fd(ts->sk), SOL_NETLINK,
-			     NETLINK_EXT_ACK, &one, sizeof(one)), 0);
-	ASSERT_EQ(setsockopt(nl_socket_get_fd(ts->sk), SOL_NETLINK,
-			     NETLINK_CAP_ACK, &one, sizeof(one)), 0);
-	ts->family = genl_ctrl_resolve(ts->sk, WSC_LAT_GENL_NAME);
-	if (ts->family < 0) {
-		printf("# family %s not found (is wsc.ko loaded?)\n",
-		       WSC_LAT_GENL_NAME);
-		_exit(1);
-	}
+	ts->sk = genl_raw_open(WSC_LAT_GENL_NAME, &ts->family);
 }
 
 static void trace_close(struct trace_sock *ts)
 {
 	nl_socket_free(ts->sk);
 	ts->sk = NULL;
-}
-
-static void parse_ext_ack(struct trace_reply *r, void *tlvs, int len)
-{
-	struct nlattr *tb[NLMSGERR_ATTR_MAX + 1];
-
-	if (len <= 0 || nla_parse(tb, NLMSGERR_ATTR_MAX, tlvs, len, NULL) < 0)
-		return;
-	if (tb[NLMSGERR_ATTR_MSG])
-		snprintf(r->msg, sizeof(r->msg), "%.*s",
-			 nla_len(tb[NLMSGERR_ATTR_MSG]),
-			 (char *)nla_data(tb[NLMSGERR_ATTR_MSG]));
-	r->bad_attr = tb[NLMSGERR_ATTR_OFFS] != NULL;
-}
-
-static int on_error(struct sockaddr_nl *who, struct nlmsgerr *e, void *arg)
-{
-	struct nlmsghdr *nlh = (struct nlmsghdr *)((char *)e - NLMSG_HDRLEN);
-	struct trace_reply *r = arg;
-	int off = sizeof(*e);
-
-	(void)who;
-	r->err = e->error;
-	r->done = true;
-	if (nlh->nlmsg_flags & NLM_F_ACK_TLVS) {
-		if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
-			off += NLMSG_ALIGN(e->msg.nlmsg_len - NLMSG_HDRLEN);
-		parse_ext_ack(r, (char *)e + off,
-			      (int)nlh->nlmsg_len - NLMSG_HDRLEN - off);
-	}
-	return NL_SKIP;
-}
-
-/* NLMSG_DONE: an int, the dump's errno, then perhaps the ack's TLVs. */
-static int on_finish(struct nl_msg *msg, void *arg)
-{
-	struct nlmsghdr *nlh = nlmsg_hdr(msg);
-	struct trace_reply *r = arg;
-	int off = NLMSG_ALIGN(sizeof(int));
-
-	r->done = true;
-	if (nlmsg_datalen(nlh) < (int)sizeof(int))
-		return NL_STOP;
-	memcpy(&r->err, nlmsg_data(nlh), sizeof(int));
-	r->in_done = r->err != 0;
-	if (nlh->nlmsg_flags & NLM_F_ACK_TLVS)
-		parse_ext_ack(r, (char *)nlmsg_data(nlh) + off,
-			      nlmsg_datalen(nlh) - off);
-	return NL_STOP;
-}
-
-static int on_ack(struct nl_msg *msg, void *arg)
-{
-	struct trace_reply *r = arg;
-
-	(void)msg;
-	r->done = true;
-	return NL_STOP;
 }
 
 /* Note the first way a fetch broke the ABI; later ones add nothing. */
@@ -391,38 +309,14 @@ static struct nl_msg *trace_msg(const struct trace_sock *ts, uint8_t cmd,
 	return msg;
 }
 
-/*
- * Send @msg (and free it), then read everything that answers it.  libnl
- * asks for an ack, so a do request that succeeds without a reply still
- * ends with one; a dump ends with NLMSG_DONE.
- */
+/* Send @msg (and free it), then read everything that answers it. */
 static void trace_send(struct trace_sock *ts, struct nl_msg *msg,
 		       struct trace_reply *r)
 {
-	struct nl_cb *cb;
-	int ret;
-
 	memset(r, 0, sizeof(*r));
 	r->cmd = -1;
 	r->last_nr = -1;
-	cb = nl_cb_alloc(NL_CB_DEFAULT);
-	ASSERT_TRUE(cb);
-	nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, on_valid, r);
-	nl_cb_set(cb, NL_CB_FINISH, NL_CB_CUSTOM, on_finish, r);
-	nl_cb_set(cb, NL_CB_ACK, NL_CB_CUSTOM, on_ack, r);
-	nl_cb_err(cb, NL_CB_CUSTOM, on_error, r);
-
-	ret = nl_send_auto(ts->sk, msg);
-	nlmsg_free(msg);
-	ASSERT_GE(ret, 0);
-	while (!r->done) {
-		ret = nl_recvmsgs(ts->sk, cb);
-		if (ret < 0) {
-			printf("# nl_recvmsgs: %s\n", nl_geterror(ret));
-			_exit(1);
-		}
-	}
-	nl_cb_put(cb);
+	genl_raw_send(ts->sk, msg, &r->ack, on_valid, r);
 }
 
 /* @cmd with no attribute; FETCH is sent as a dump. */
@@ -463,16 +357,6 @@ static void trace_status(struct trace_sock *ts, struct trace_reply *r)
 	ASSERT_EQ(r->cmd, WSC_LAT_CMD_TRACE_STATUS);
 	ASSERT_TRUE(r->has[WSC_LAT_A_TRACE_STATE]);
 }
-
-/* The request was refused with @errno_ and a message containing @text. */
-#define EXPECT_REFUSED(r, errno_, text) do {				\
-	EXPECT_EQ((r)->err, -(errno_));					\
-	if (!strstr((r)->msg, (text))) {				\
-		TH_LOG("%s:%d: message \"%s\" lacks \"%s\"", __FILE__,	\
-		       __LINE__, (r)->msg, (text));			\
-		wsc_test_failed = 1;					\
-	}								\
-} while (0)
 
 /* A request that must succeed. */
 #define ASSERT_OK(r, what) do {						\
