@@ -61,7 +61,7 @@ Q := @
 msg = @printf '  %-7s %s\n' $(1) $(2)
 endif
 
-.PHONY: all module user clean check check-kernels demo deps deps-base \
+.PHONY: all module module-debug sparse user clean check check-kernels demo deps deps-base \
 	install unit vmtest bench style help
 
 all: module user
@@ -69,11 +69,31 @@ all: module user
 help:
 	@sed -n '3,14p' Makefile | sed 's/^# \{0,1\}//'
 
+# kbuild of the module in folder $(1) (kmod/ itself, or a copy of its
+# sources), with more of kbuild's variables in $(2).
+KBUILD_SILENT = $(if $(filter 1,$(V)),V=1,-s)
+kbuild = test -d "$(KDIR)" || { echo "no kernel build directory at '$(KDIR)': run tools/install-deps or set KDIR" >&2; exit 1; }; \
+	$(MAKE) -C "$(KDIR)" M="$(CURDIR)/$(1)" WSC_TOP="$(CURDIR)" \
+		WSC_VERSION="$(VERSION)" $(KBUILD_SILENT) $(2)
+
 module:
 	$(call msg,KBUILD,kmod/wsc.ko)
-	$(Q)test -d "$(KDIR)" || { echo "no kernel build directory at '$(KDIR)': run tools/install-deps or set KDIR" >&2; exit 1; }
-	$(Q)$(MAKE) -C "$(KDIR)" M="$(CURDIR)/kmod" WSC_VERSION="$(VERSION)" \
-		$(if $(filter 1,$(V)),V=1,-s) modules
+	$(Q)$(call kbuild,kmod,modules)
+
+# The debug build (kmod/Kbuild: pr_debug() and the WSC_DEBUG_ON() checks)
+# in its own folder, from a copy of kmod's sources, so that kmod/wsc.ko
+# stays the normal module: tests/vm/run takes it as
+# WSC_KO=build/kmod-debug/wsc.ko.  The copy keeps the sources' times, so
+# kbuild rebuilds only what changed; wsc.mod.c is kbuild's own.
+DEBUG_KMOD := $(B)/kmod-debug
+module-debug:
+	$(call msg,KBUILD,$(DEBUG_KMOD)/wsc.ko)
+	$(Q)mkdir -p $(DEBUG_KMOD)
+	$(Q)find $(DEBUG_KMOD) -maxdepth 1 -type f \( -name '*.[ch]' ! -name '*.mod.c' \
+		-o -name Kbuild \) -delete
+	$(Q)cp -p $(filter-out %.mod.c,$(wildcard kmod/*.c)) $(wildcard kmod/*.h) \
+		kmod/Kbuild $(DEBUG_KMOD)/
+	$(Q)$(call kbuild,$(DEBUG_KMOD),CONFIG_WSC_DEBUG=y modules)
 
 user: $(STATIC_LIB) $(SHARED_LIB) $(B)/libwsc.pc $(CLI) $(UNIT_BINS) $(VM_BINS) \
 	$(VM_TOOLS)
@@ -212,5 +232,5 @@ style:
 		include/wsc_summary.h include/wsc_hist.h
 
 clean:
-	$(Q)$(MAKE) -C "$(KDIR)" M="$(CURDIR)/kmod" clean >/dev/null 2>&1 || true
+	$(Q)$(call kbuild,kmod,clean) >/dev/null 2>&1 || true
 	$(Q)rm -rf $(B)

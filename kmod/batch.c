@@ -201,7 +201,11 @@ static __always_inline bool wsc_load_args(struct pt_regs *regs,
 
 		if (!(e->ref_mask & (1u << k)))
 			continue;
-		/* Validated to be below @index; keep speculation there too. */
+		/*
+		 * Validated to be below @index; keep speculation there too.
+		 * (Past it, the clamp would quietly read entry 0's result.)
+		 */
+		WSC_DEBUG_ON(e->args[k] >= index);
 		value = res[array_index_nospec(e->args[k], index)].ret;
 		if (wsc_failed(value))
 			return false;
@@ -328,6 +332,8 @@ nop:
 		nops++;
 		nop_errors += wsc_failed(ret);
 done:
+		/* Handled above: a restart code never reaches a result. */
+		WSC_DEBUG_ON(wsc_is_restart(ret));
 		failed = wsc_failed(ret);
 		res[i].ret = ret;
 		/* Untimed, the copy-out writes the zero itself. */

@@ -258,6 +258,7 @@ static bool wsc_trace_unlist(struct wsc_trace *t, struct task_struct *tsk,
 /* Free slot @s, taken out by wsc_trace_unlist(). */
 static void wsc_trace_drop(struct wsc_trace *t, struct wsc_trace_slot *s)
 {
+	WSC_DEBUG_ON(READ_ONCE(t->keys[s - t->slots]) != WSC_TRACE_KEY_BUSY);
 	smp_store_release(&t->keys[s - t->slots], WSC_TRACE_KEY_GONE);
 	/* A process tree's trace ends when its last task has gone. */
 	if (atomic_dec_and_test(&t->live) && !t->cgrp)
@@ -351,6 +352,7 @@ static bool wsc_trace_in_cgroup(struct wsc_trace *t, struct task_struct *tsk)
  */
 static struct wsc_trace_cpu *wsc_trace_this_cpu(struct wsc_trace *t)
 {
+	WSC_DEBUG_ON(preemptible());
 	return t->cpu[smp_processor_id()];
 }
 
