@@ -222,6 +222,18 @@ install: all
 		include/wsc_experiments.h $(DESTDIR)$(INCLUDEDIR)/
 	install -m 755 $(CLI) $(DESTDIR)$(BINDIR)/
 
+# sparse over every file of the module (C=2: whether rebuilt or not), as a
+# check: the log is kept in $(B)/sparse.log and any line sparse (or the
+# compiler) writes about wsc's own files, kmod/ and the shared headers,
+# fails the target.  What it says about the kernel's headers is not ours.
+sparse:
+	$(call msg,SPARSE,kmod)
+	$(Q)command -v sparse >/dev/null || { echo "no sparse: run tools/install-deps --base" >&2; exit 1; }
+	$(Q)mkdir -p $(B)
+	$(Q)$(call kbuild,kmod,C=2 modules) > $(B)/sparse.log 2>&1 || { cat $(B)/sparse.log >&2; exit 1; }
+	$(Q)! grep -E '^$(CURDIR)/(kmod|include)/' $(B)/sparse.log || \
+		{ echo "sparse: the findings above are in wsc's files (log: $(B)/sparse.log)" >&2; exit 1; }
+
 # checkpatch.pl ships with the kernel source, not with the headers:
 # CHECKPATCH=/path/to/linux/scripts/checkpatch.pl make style
 CHECKPATCH ?= $(firstword $(wildcard $(KDIR)/scripts/checkpatch.pl \
