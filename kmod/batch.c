@@ -310,19 +310,18 @@ static __always_inline u32 wsc_batch_loop(struct wsc_batch *b, bool timing,
 			 * Only a sleep cut short (RESTARTBLOCK) has done
 			 * something: it reports -EINTR, its remainder written.
 			 */
-			if (unlikely(!signal_pending(current))) {
-				/* No signal to act on it: it must not leak. */
-				ret = -EINTR;
-			} else if (ret != -ERESTART_RESTARTBLOCK) {
+			if (likely(signal_pending(current)) &&
+			    (i == 0 || ret != -ERESTART_RESTARTBLOCK)) {
 				if (i == 0)
-					*restart = ret;
+					*restart = ret == -ERESTART_RESTARTBLOCK ?
+						   -ERESTARTNOHAND : ret;
 				break;
-			} else if (i == 0) {
-				*restart = -ERESTARTNOHAND;
-				break;
-			} else {
-				ret = -EINTR;
 			}
+			/*
+			 * A sleep cut short further in; or no signal to act on
+			 * the code, which then must not leak.
+			 */
+			ret = -EINTR;
 		}
 		wsc_account(wsc_dispatch[nr].slot, ret, timing, ns);
 		if (unlikely(need_resched()))

@@ -35,7 +35,8 @@
  * Handler names by number, from the header the kernel's table is built
  * from.  A number the kernel does not implement maps to sys_ni_syscall.
  */
-#define __SYSCALL(nr, sym)	[nr] = "__x64_" #sym,
+#define __SYSCALL(nr, sym)						\
+	[nr] = "__x64_" #sym,
 /* 6.12 marks exit and exit_group so (6.1 does not); never allowlisted. */
 #define __SYSCALL_NORETURN	__SYSCALL
 static const char *const wsc_handler_names[NR_syscalls] = {
