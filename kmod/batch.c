@@ -3,10 +3,11 @@
  * Validating and running one batch of wrapped system calls.
  *
  * The batch has already been copied into kernel memory once; it is
- * validated whole before the first call runs (decision 3), then each
- * entry runs through the kernel's own handler with a struct pt_regs
- * built from its arguments (decision 1).  Results stay in kernel memory
- * until the caller copies them out once.
+ * validated whole before the first call runs, so that a malformed batch
+ * has no side effect (Documentation/abi.md, "What happens, in order").
+ * Then each entry runs through the kernel's own handler, as the system
+ * call itself would, with a struct pt_regs built from its arguments.
+ * Results stay in kernel memory until the caller copies them out once.
  *
  * The per-entry path is the product: no allocation, no lock, and no clock
  * read unless the submission asked for timing.
@@ -151,7 +152,8 @@ efault:
  * One 64-bit move per word rather than copy_to_user(): for structures
  * this small the plain moves cost no more on hardware, and under QEMU's
  * TCG, where the string instruction behind copy_to_user() runs one
- * iteration at a time, they cost far less (see Documentation/).
+ * iteration at a time, they cost far less (Documentation/design.md,
+ * "Choices made for speed, and why").
  *
  * Return: 0 or -EFAULT.
  */

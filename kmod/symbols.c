@@ -3,7 +3,8 @@
  * Finding the running kernel's system call handlers.
  *
  * Wrapped calls must run through the very handlers a real system call
- * would (decision 1 of the design).  The kernel builds its table of them
+ * would, so that a wrapped call does what the call itself does.  The
+ * kernel builds its table of them
  * from the generated <asm/syscalls_64.h>, one __SYSCALL(nr, sym) line per
  * number, each naming the handler __x64_<sym>.  The module reads the same
  * header, which ships with the kernel's headers, so it knows at build time
