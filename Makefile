@@ -208,18 +208,29 @@ demo: deps-base
 bench: all
 	$(Q)tools/vm-run --scratch 2G -- tools/bench
 
+# The headers go in a folder of their own, $(INCLUDEDIR)/wsc, laid out as
+# in the tree's -I flags (libwsc.h and the shared wsc_*.h side by side, the
+# uapi header as linux/wsc.h): a program includes <libwsc.h> with
+# libwsc.pc's -I${includedir}/wsc, and libwsc.h's own includes resolve
+# there.  The .pc is written here, with the PREFIX and LIBDIR of this
+# install, and relative to ${prefix} where they allow it, so that
+# pkg-config --define-prefix finds a tree that was moved.
+WSC_INCLUDEDIR = $(INCLUDEDIR)/wsc
+pc_rel = $(patsubst $(PREFIX)/%,$${prefix}/%,$(1))
 install: all
-	install -d $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR)/linux \
+	install -d $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(WSC_INCLUDEDIR)/linux \
 		$(DESTDIR)$(BINDIR)
 	install -m 644 $(STATIC_LIB) $(DESTDIR)$(LIBDIR)/
 	install -m 755 $(SHARED_LIB) $(DESTDIR)$(LIBDIR)/
 	ln -sf libwsc.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libwsc.so
-	install -m 644 $(B)/libwsc.pc $(DESTDIR)$(LIBDIR)/pkgconfig/
-	install -m 644 user/include/libwsc.h $(DESTDIR)$(INCLUDEDIR)/
-	install -m 644 include/uapi/linux/wsc.h $(DESTDIR)$(INCLUDEDIR)/linux/
-	install -m 644 include/wsc_summary.h include/wsc_hist.h \
-		include/wsc_experiments.h $(DESTDIR)$(INCLUDEDIR)/
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(call pc_rel,$(LIBDIR))|' \
+		-e 's|@INCLUDEDIR@|$(call pc_rel,$(INCLUDEDIR))|' -e 's|@VERSION@|$(VERSION)|' \
+		user/lib/libwsc.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/libwsc.pc
+	chmod 644 $(DESTDIR)$(LIBDIR)/pkgconfig/libwsc.pc
+	install -m 644 user/include/libwsc.h include/wsc_summary.h include/wsc_hist.h \
+		include/wsc_experiments.h $(DESTDIR)$(WSC_INCLUDEDIR)/
+	install -m 644 include/uapi/linux/wsc.h $(DESTDIR)$(WSC_INCLUDEDIR)/linux/
 	install -m 755 $(CLI) $(DESTDIR)$(BINDIR)/
 
 # sparse over every file of the module (C=2: whether rebuilt or not), as a
