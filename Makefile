@@ -9,7 +9,12 @@
 #                      and run the VM suite on each, one line per kernel
 #   make demo          install what is missing, build, boot the VM, run the
 #                      main demonstration
-#   make install       PREFIX=/usr/local DESTDIR=
+#   make module-debug  the module with its debug checks, in build/kmod-debug
+#                      (WSC_KO=build/kmod-debug/wsc.ko tests/vm/run runs it)
+#   make sparse        sparse over the module; fails on a finding in wsc's files
+#   make style         checkpatch (and codespell) over the module and the
+#                      shared headers
+#   make install       PREFIX=/usr/local DESTDIR=; headers in include/wsc/
 #   make V=1           show full commands
 
 VERSION := $(shell cat VERSION)
@@ -67,7 +72,7 @@ endif
 all: module user
 
 help:
-	@sed -n '3,14p' Makefile | sed 's/^# \{0,1\}//'
+	@awk 'NR > 2 && /^#/ { sub(/^# ?/, ""); print; next } NR > 2 { exit }' Makefile
 
 # kbuild of the module in folder $(1) (kmod/ itself, or a copy of its
 # sources), with more of kbuild's variables in $(2).
