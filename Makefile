@@ -66,7 +66,7 @@ Q := @
 msg = @printf '  %-7s %s\n' $(1) $(2)
 endif
 
-.PHONY: all module module-debug sparse user clean check check-kernels demo deps deps-base \
+.PHONY: all module user clean check check-kernels demo deps deps-base \
 	install unit vmtest bench style help
 
 all: module user
@@ -90,6 +90,7 @@ module:
 # stays the normal module: tests/vm/run takes it as
 # WSC_KO=build/kmod-debug/wsc.ko.  The copy keeps the sources' times, so
 # kbuild rebuilds only what changed; wsc.mod.c is kbuild's own.
+.PHONY: module-debug sparse
 DEBUG_KMOD := $(B)/kmod-debug
 module-debug:
 	$(call msg,KBUILD,$(DEBUG_KMOD)/wsc.ko)
