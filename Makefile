@@ -9,7 +9,12 @@
 #                      and run the VM suite on each, one line per kernel
 #   make demo          install what is missing, build, boot the VM, run the
 #                      main demonstration
-#   make install       PREFIX=/usr/local DESTDIR=
+#   make module-debug  the module with its debug checks, in build/kmod-debug
+#                      (WSC_KO=build/kmod-debug/wsc.ko tests/vm/run runs it)
+#   make sparse        sparse over the module; fails on a finding in wsc's files
+#   make style         checkpatch (and codespell) over the module and the
+#                      shared headers
+#   make install       PREFIX=/usr/local DESTDIR=; headers in include/wsc/
 #   make V=1           show full commands
 
 VERSION := $(shell cat VERSION)
@@ -76,13 +81,34 @@ endif
 all: module user
 
 help:
-	@sed -n '3,14p' Makefile | sed 's/^# \{0,1\}//'
+	@awk 'NR > 2 && /^#/ { sub(/^# ?/, ""); print; next } NR > 2 { exit }' Makefile
+
+# kbuild of the module in folder $(1) (kmod/ itself, or a copy of its
+# sources), with more of kbuild's variables in $(2).
+KBUILD_SILENT = $(if $(filter 1,$(V)),V=1,-s)
+kbuild = test -d "$(KDIR)" || { echo "no kernel build directory at '$(KDIR)': run tools/install-deps or set KDIR" >&2; exit 1; }; \
+	$(MAKE) -C "$(KDIR)" M="$(CURDIR)/$(1)" WSC_TOP="$(CURDIR)" \
+		WSC_VERSION="$(VERSION)" $(KBUILD_SILENT) $(2)
 
 module:
 	$(call msg,KBUILD,kmod/wsc.ko)
-	$(Q)test -d "$(KDIR)" || { echo "no kernel build directory at '$(KDIR)': run tools/install-deps or set KDIR" >&2; exit 1; }
-	$(Q)$(MAKE) -C "$(KDIR)" M="$(CURDIR)/kmod" WSC_VERSION="$(VERSION)" \
-		$(if $(filter 1,$(V)),V=1,-s) modules
+	$(Q)$(call kbuild,kmod,modules)
+
+# The debug build (kmod/Kbuild: pr_debug() and the WSC_DEBUG_ON() checks)
+# in its own folder, from a copy of kmod's sources, so that kmod/wsc.ko
+# stays the normal module: tests/vm/run takes it as
+# WSC_KO=build/kmod-debug/wsc.ko.  The copy keeps the sources' times, so
+# kbuild rebuilds only what changed; wsc.mod.c is kbuild's own.
+.PHONY: module-debug sparse
+DEBUG_KMOD := $(B)/kmod-debug
+module-debug:
+	$(call msg,KBUILD,$(DEBUG_KMOD)/wsc.ko)
+	$(Q)mkdir -p $(DEBUG_KMOD)
+	$(Q)find $(DEBUG_KMOD) -maxdepth 1 -type f \( -name '*.[ch]' ! -name '*.mod.c' \
+		-o -name Kbuild \) -delete
+	$(Q)cp -p $(filter-out %.mod.c,$(wildcard kmod/*.c)) $(wildcard kmod/*.h) \
+		kmod/Kbuild $(DEBUG_KMOD)/
+	$(Q)$(call kbuild,$(DEBUG_KMOD),CONFIG_WSC_DEBUG=y modules)
 
 user: $(STATIC_LIB) $(SHARED_LIB) $(B)/libwsc.pc $(CLI) $(UNIT_BINS) $(VM_BINS) \
 	$(VM_TOOLS)
@@ -203,29 +229,95 @@ demo: deps-base
 bench: all
 	$(Q)tools/vm-run --scratch 2G -- tools/bench
 
+# The headers go in a folder of their own, $(INCLUDEDIR)/wsc, laid out as
+# in the tree's -I flags (libwsc.h and the shared wsc_*.h side by side, the
+# uapi header as linux/wsc.h): a program includes <libwsc.h> with
+# libwsc.pc's -I${includedir}/wsc, and libwsc.h's own includes resolve
+# there.  The .pc is written here, with the PREFIX and LIBDIR of this
+# install, and relative to ${prefix} where they allow it, so that
+# pkg-config --define-prefix finds a tree that was moved.
+WSC_INCLUDEDIR = $(INCLUDEDIR)/wsc
+pc_rel = $(patsubst $(PREFIX)/%,$${prefix}/%,$(1))
 install: all
-	install -d $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR)/linux \
+	install -d $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(WSC_INCLUDEDIR)/linux \
 		$(DESTDIR)$(BINDIR)
 	install -m 644 $(STATIC_LIB) $(DESTDIR)$(LIBDIR)/
 	install -m 755 $(SHARED_LIB) $(DESTDIR)$(LIBDIR)/
 	ln -sf libwsc.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libwsc.so
-	install -m 644 $(B)/libwsc.pc $(DESTDIR)$(LIBDIR)/pkgconfig/
-	install -m 644 user/include/libwsc.h $(DESTDIR)$(INCLUDEDIR)/
-	install -m 644 include/uapi/linux/wsc.h $(DESTDIR)$(INCLUDEDIR)/linux/
-	install -m 644 include/wsc_summary.h include/wsc_hist.h \
-		include/wsc_experiments.h $(DESTDIR)$(INCLUDEDIR)/
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(call pc_rel,$(LIBDIR))|' \
+		-e 's|@INCLUDEDIR@|$(call pc_rel,$(INCLUDEDIR))|' -e 's|@VERSION@|$(VERSION)|' \
+		user/lib/libwsc.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/libwsc.pc
+	chmod 644 $(DESTDIR)$(LIBDIR)/pkgconfig/libwsc.pc
+	install -m 644 user/include/libwsc.h include/wsc_summary.h include/wsc_hist.h \
+		include/wsc_experiments.h $(DESTDIR)$(WSC_INCLUDEDIR)/
+	install -m 644 include/uapi/linux/wsc.h $(DESTDIR)$(WSC_INCLUDEDIR)/linux/
 	install -m 755 $(CLI) $(DESTDIR)$(BINDIR)/
 
+# sparse over every file of the module (C=2: whether rebuilt or not), as a
+# check: the log is kept in $(B)/sparse.log and any line sparse (or the
+# compiler) writes about wsc's own files, kmod/ and the shared headers,
+# fails the target.  What it says about the kernel's headers is not ours.
+sparse:
+	$(call msg,SPARSE,kmod)
+	$(Q)command -v sparse >/dev/null || { echo "no sparse: run tools/install-deps --base" >&2; exit 1; }
+	$(Q)mkdir -p $(B)
+	$(Q)$(call kbuild,kmod,C=2 modules) > $(B)/sparse.log 2>&1 || { cat $(B)/sparse.log >&2; exit 1; }
+	$(Q)! grep -E '^$(CURDIR)/(kmod|include)/' $(B)/sparse.log || \
+		{ echo "sparse: the findings above are in wsc's files (log: $(B)/sparse.log)" >&2; exit 1; }
+
 # checkpatch.pl ships with the kernel source, not with the headers:
-# CHECKPATCH=/path/to/linux/scripts/checkpatch.pl make style
-CHECKPATCH ?= $(firstword $(wildcard $(KDIR)/scripts/checkpatch.pl \
-	/usr/src/linux-source-*/scripts/checkpatch.pl))
-style:
+# CHECKPATCH=/path/to/linux/scripts/checkpatch.pl make style.  Otherwise
+# the newest unpacked linux-source tree is used, or the script and the
+# lists it reads are unpacked from the newest linux-source tarball.
+CHECKPATCH_TARBALL := $(lastword $(sort $(wildcard /usr/src/linux-source-*.tar.xz)))
+CHECKPATCH ?= $(firstword $(wildcard $(KDIR)/scripts/checkpatch.pl) \
+	$(lastword $(sort $(wildcard /usr/src/linux-source-*/scripts/checkpatch.pl \
+		/srv/src/linux-source-*/scripts/checkpatch.pl))) \
+	$(if $(CHECKPATCH_TARBALL),$(B)/checkpatch/scripts/checkpatch.pl))
+# Debian's codespell keeps its dictionary inside its Python package.
+CODESPELL_DICT ?= $(firstword $(wildcard /usr/share/codespell/dictionary.txt \
+	/usr/lib/python3/dist-packages/codespell_lib/data/dictionary.txt))
+# The module's sources and the headers it shares with userspace.
+STYLE_FILES = $(filter-out %.mod.c,$(wildcard kmod/*.c)) $(wildcard kmod/*.h) \
+	include/uapi/linux/wsc.h $(wildcard include/wsc_*.h)
+# checkpatch's rules that do not apply, each only where it does not:
+# -ENOSYS is what wsc answers for a system call number it does not run
+# (the ABI, Documentation/abi.md), which is the one meaning checkpatch
+# allows it, but it cannot tell; compat.h holds the only version test, the
+# guard that refuses kernels older than 6.1; the lab's semaphore
+# experiment measures a semaphore that starts taken, not a completion;
+# the allowlist and the experiments are X-macro lists, which cannot be
+# one parenthesised value.
+STYLE_IGNORE := ENOSYS
+STYLE_IGNORE_kmod/compat.h := LINUX_VERSION_CODE,CONSTANT_COMPARISON
+STYLE_IGNORE_kmod/lab.c := CONSIDER_COMPLETION
+STYLE_IGNORE_include/wsc_calls.h := COMPLEX_MACRO
+STYLE_IGNORE_include/wsc_experiments.h := COMPLEX_MACRO
+# Spelling (checkpatch's own list and codespell's) is only a CHECK when
+# checkpatch reads a file rather than a patch: a second pass asks for it
+# alone, with --strict, and not for the rest of --strict.
+STYLE_CHECKPATCH = $(CHECKPATCH) --no-tree --terse --no-summary -q
+style_ignore = --ignore $(STYLE_IGNORE)$(if $(STYLE_IGNORE_$(1)),$(comma)$(STYLE_IGNORE_$(1)))
+comma := ,
+
+style: $(if $(filter $(B)/checkpatch/%,$(CHECKPATCH)),$(CHECKPATCH))
 	$(Q)test -n "$(CHECKPATCH)" || { echo "no checkpatch.pl: set CHECKPATCH" >&2; exit 1; }
-	$(Q)$(CHECKPATCH) --no-tree --terse -f kmod/*.c kmod/wsc.h include/uapi/linux/wsc.h \
-		include/wsc_summary.h include/wsc_hist.h
+	$(Q)test -n "$(CODESPELL_DICT)" || { echo "no codespell dictionary: run tools/install-deps --base or set CODESPELL_DICT" >&2; exit 1; }
+	$(Q)status=0; $(foreach f,$(STYLE_FILES),$(STYLE_CHECKPATCH) \
+		$(call style_ignore,$(f)) -f $(f) || status=1;) \
+	$(STYLE_CHECKPATCH) --strict --types TYPO_SPELLING --codespell \
+		--codespellfile $(CODESPELL_DICT) -f $(STYLE_FILES) || status=1; \
+	exit $$status
+
+$(B)/checkpatch/scripts/checkpatch.pl: $(CHECKPATCH_TARBALL)
+	$(call msg,UNPACK,$@)
+	$(Q)mkdir -p $(B)/checkpatch
+	$(Q)tar -xJf $< -C $(B)/checkpatch --strip-components=1 --wildcards \
+		'*/scripts/checkpatch.pl' '*/scripts/spelling.txt' \
+		'*/scripts/const_structs.checkpatch'
+	$(Q)touch $@
 
 clean:
-	$(Q)$(MAKE) -C "$(KDIR)" M="$(CURDIR)/kmod" clean >/dev/null 2>&1 || true
+	$(Q)$(call kbuild,kmod,clean) >/dev/null 2>&1 || true
 	$(Q)rm -rf $(B)

@@ -41,7 +41,7 @@
 	WSC_EXPERIMENT(COMPLETION, "completion", 2, WSC_EXPF_WAKE,	\
 		"wake latency: complete() on CPU A to wait_for_completion() returning on CPU B")
 
-#define WSC_EXP_ENUM(id, name, roles, flags, what) WSC_EXP_##id,
+#define WSC_EXP_ENUM(id, ...) WSC_EXP_##id,
 enum wsc_experiment_id {
 	WSC_FOR_EACH_EXPERIMENT(WSC_EXP_ENUM)
 	WSC_NR_EXPERIMENTS

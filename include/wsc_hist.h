@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
 /*
- * Log-linear histogram buckets (decision 8 of the design), shared by the
- * module, which fills per-CPU arrays of WSC_HIST_BUCKETS counters, and
- * libwsc, which reads them back.
+ * Log-linear histogram buckets, shared by the module, which fills per-CPU
+ * arrays of WSC_HIST_BUCKETS counters, and libwsc, which reads them back.
  *
  * Values below 2^WSC_HIST_SUB_BITS each have their own bucket.  Above,
  * every power-of-two range [2^e, 2^(e+1)) is split into WSC_HIST_SUB equal

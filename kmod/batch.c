@@ -3,10 +3,11 @@
  * Validating and running one batch of wrapped system calls.
  *
  * The batch has already been copied into kernel memory once; it is
- * validated whole before the first call runs (decision 3), then each
- * entry runs through the kernel's own handler with a struct pt_regs
- * built from its arguments (decision 1).  Results stay in kernel memory
- * until the caller copies them out once.
+ * validated whole before the first call runs, so that a malformed batch
+ * has no side effect (Documentation/abi.md, "What happens, in order").
+ * Then each entry runs through the kernel's own handler, as the system
+ * call itself would, with a struct pt_regs built from its arguments.
+ * Results stay in kernel memory until the caller copies them out once.
  *
  * The per-entry path is the product: no allocation, no lock, and no clock
  * read unless the submission asked for timing.
@@ -151,7 +152,8 @@ efault:
  * One 64-bit move per word rather than copy_to_user(): for structures
  * this small the plain moves cost no more on hardware, and under QEMU's
  * TCG, where the string instruction behind copy_to_user() runs one
- * iteration at a time, they cost far less (see Documentation/).
+ * iteration at a time, they cost far less (Documentation/design.md,
+ * "Choices made for speed, and why").
  *
  * Return: 0 or -EFAULT.
  */
@@ -201,7 +203,11 @@ static __always_inline bool wsc_load_args(struct pt_regs *regs,
 
 		if (!(e->ref_mask & (1u << k)))
 			continue;
-		/* Validated to be below @index; keep speculation there too. */
+		/*
+		 * Validated to be below @index; keep speculation there too.
+		 * (Past it, the clamp would quietly read entry 0's result.)
+		 */
+		WSC_DEBUG_ON(e->args[k] >= index);
 		value = res[array_index_nospec(e->args[k], index)].ret;
 		if (wsc_failed(value))
 			return false;
@@ -306,19 +312,18 @@ static __always_inline u32 wsc_batch_loop(struct wsc_batch *b, bool timing,
 			 * Only a sleep cut short (RESTARTBLOCK) has done
 			 * something: it reports -EINTR, its remainder written.
 			 */
-			if (unlikely(!signal_pending(current))) {
-				/* No signal to act on it: it must not leak. */
-				ret = -EINTR;
-			} else if (ret != -ERESTART_RESTARTBLOCK) {
+			if (likely(signal_pending(current)) &&
+			    (i == 0 || ret != -ERESTART_RESTARTBLOCK)) {
 				if (i == 0)
-					*restart = ret;
+					*restart = ret == -ERESTART_RESTARTBLOCK ?
+						   -ERESTARTNOHAND : ret;
 				break;
-			} else if (i == 0) {
-				*restart = -ERESTARTNOHAND;
-				break;
-			} else {
-				ret = -EINTR;
 			}
+			/*
+			 * A sleep cut short further in; or no signal to act on
+			 * the code, which then must not leak.
+			 */
+			ret = -EINTR;
 		}
 		wsc_account(wsc_dispatch[nr].slot, ret, timing, ns);
 		if (unlikely(need_resched()))
@@ -328,6 +333,8 @@ nop:
 		nops++;
 		nop_errors += wsc_failed(ret);
 done:
+		/* Handled above: a restart code never reaches a result. */
+		WSC_DEBUG_ON(wsc_is_restart(ret));
 		failed = wsc_failed(ret);
 		res[i].ret = ret;
 		/* Untimed, the copy-out writes the zero itself. */

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The allowlist: which system calls may be wrapped (decision 2).  The
- * list itself is in include/wsc_calls.h, shared with libwsc.
+ * The allowlist: which system calls may be wrapped.  The list itself,
+ * and why a call is on it or not, is in include/wsc_calls.h, shared with
+ * libwsc.
  */
 #include <linux/kernel.h>
 #include <linux/errno.h>

@@ -180,7 +180,8 @@ static int wsc_submit_check(const struct wsc_submit *s)
 		return -EFAULT;
 	/*
 	 * Wrapped calls would not pass through the caller's seccomp filter:
-	 * a filtered task may not use them at all (decision 6).
+	 * a filtered task may not use them at all (Documentation/security.md,
+	 * "What wrapped calls bypass").
 	 */
 	if (READ_ONCE(current->seccomp.mode) != SECCOMP_MODE_DISABLED)
 		return -EPERM;

@@ -26,6 +26,9 @@ static __always_inline void wsc_lat_record(struct wsc_lat_role *r, s64 d)
 		r->errors++;
 		return;
 	}
+	/* Past its quota a role would write over the next role's samples. */
+	if (WSC_DEBUG_ON(r->count >= r->quota))
+		return;
 	r->samples[r->count++] = d;
 	r->hist[wsc_hist_index(d)]++;
 }

@@ -40,6 +40,8 @@ static int __init wsc_init(void)
 
 	pr_info("loaded: ABI %u, %u calls allowed, up to %u per batch\n",
 		WSC_ABI_VERSION, wsc_nr_calls - 1, WSC_MAX_ENTRIES);
+	/* Printed by the debug build only (DEBUG, see kmod/Kbuild). */
+	pr_debug("debug build: internal checks (WSC_DEBUG_ON) are on\n");
 	return 0;
 
 err_proc:

@@ -361,7 +361,8 @@ static void wsc_proc_take(struct wsc_proc_iter *it)
 	it->taken = true;
 }
 
-#define WSC_PROC_LAB_SECTION(id, n, r, f, w) \
+/* Only the id of each experiment: the rest of its row is not needed. */
+#define WSC_PROC_LAB_SECTION(id, ...) \
 	{ wsc_lat_rows, wsc_lat_header, wsc_lat_row, WSC_EXP_##id },
 
 static const struct wsc_proc_section wsc_proc_sections[] = {

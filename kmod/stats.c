@@ -2,8 +2,9 @@
 /*
  * Counts and latency of wrapped calls, kept per CPU.
  *
- * The batch loop only ever touches its own CPU's row (decision 8: no
- * shared atomic on a hot path); readers add the rows up.  A reader may see
+ * The batch loop only ever touches its own CPU's row, so that no atomic
+ * and no cache line is shared between CPUs on the hot path; readers add
+ * the rows up.  A reader may see
  * one field of a row updated and the next not yet: the report is a
  * snapshot of counters, not a transaction.
  */

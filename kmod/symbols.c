@@ -3,7 +3,8 @@
  * Finding the running kernel's system call handlers.
  *
  * Wrapped calls must run through the very handlers a real system call
- * would (decision 1 of the design).  The kernel builds its table of them
+ * would, so that a wrapped call does what the call itself does.  The
+ * kernel builds its table of them
  * from the generated <asm/syscalls_64.h>, one __SYSCALL(nr, sym) line per
  * number, each naming the handler __x64_<sym>.  The module reads the same
  * header, which ships with the kernel's headers, so it knows at build time
@@ -35,7 +36,8 @@
  * Handler names by number, from the header the kernel's table is built
  * from.  A number the kernel does not implement maps to sys_ni_syscall.
  */
-#define __SYSCALL(nr, sym)	[nr] = "__x64_" #sym,
+#define __SYSCALL(nr, sym)						\
+	[nr] = "__x64_" #sym,
 /* 6.12 marks exit and exit_group so (6.1 does not); never allowlisted. */
 #define __SYSCALL_NORETURN	__SYSCALL
 static const char *const wsc_handler_names[NR_syscalls] = {

@@ -235,6 +235,10 @@ static struct wsc_trace_slot *wsc_trace_claim(struct wsc_trace *t,
 		/* Counted before anyone can give it back. */
 		atomic_inc(&t->live);
 		atomic64_inc(&t->followed);
+		/*
+		 * Publishes the slot made ready above: pairs with the acquire
+		 * in wsc_trace_find().
+		 */
 		smp_store_release(&t->keys[i], (unsigned long)tsk);
 		return s;
 	}
@@ -258,6 +262,12 @@ static bool wsc_trace_unlist(struct wsc_trace *t, struct task_struct *tsk,
 /* Free slot @s, taken out by wsc_trace_unlist(). */
 static void wsc_trace_drop(struct wsc_trace *t, struct wsc_trace_slot *s)
 {
+	WSC_DEBUG_ON(READ_ONCE(t->keys[s - t->slots]) != WSC_TRACE_KEY_BUSY);
+	/*
+	 * The owner's reads of the slot come before the key says it is
+	 * free: a claim that sees GONE (its cmpxchg) then rewrites the slot
+	 * only after them.
+	 */
 	smp_store_release(&t->keys[s - t->slots], WSC_TRACE_KEY_GONE);
 	/* A process tree's trace ends when its last task has gone. */
 	if (atomic_dec_and_test(&t->live) && !t->cgrp)
@@ -351,6 +361,7 @@ static bool wsc_trace_in_cgroup(struct wsc_trace *t, struct task_struct *tsk)
  */
 static struct wsc_trace_cpu *wsc_trace_this_cpu(struct wsc_trace *t)
 {
+	WSC_DEBUG_ON(preemptible());
 	return t->cpu[smp_processor_id()];
 }
 

@@ -5,6 +5,7 @@
 #ifndef _WSC_H
 #define _WSC_H
 
+#include <linux/bug.h>
 #include <linux/errno.h>
 #include <linux/types.h>
 #include <linux/seq_file.h>
@@ -20,6 +21,21 @@
 #include "wsc_summary.h"
 
 struct netlink_ext_ack;
+
+/*
+ * WSC_DEBUG_ON(cond): an invariant the code around it establishes, checked
+ * only by the debug build (`make module-debug`, which sets
+ * CONFIG_WSC_DEBUG, see kmod/Kbuild).  There a broken one warns once with
+ * a backtrace, which tools/vm-run reports as a failed run, and the macro's
+ * value is the condition's.  The normal build compiles the check out and the macro is
+ * false, so the batch loop and the trace's probes pay nothing for it; the
+ * condition is still type-checked.
+ */
+#ifdef WSC_DEBUG
+#define WSC_DEBUG_ON(cond)	WARN_ON_ONCE(cond)
+#else
+#define WSC_DEBUG_ON(cond)	({ BUILD_BUG_ON_INVALID(cond); false; })
+#endif
 
 /* symbols.c: the handlers of the allowlisted calls, found once at load. */
 int wsc_symbols_init(void);
