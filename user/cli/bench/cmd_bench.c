@@ -10,7 +10,6 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -75,20 +74,6 @@ static void bench_usage(FILE *f)
 		BENCH_MAX_SIZE, BENCH_DEFAULT_SIZE, BENCH_ALL_DIR);
 }
 
-static int bench_bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static int bench_bad(const char *fmt, ...)
-{
-	char msg[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	usage_error("bench", "%s", msg);
-	return EXIT_USAGE;
-}
-
 /* mkdir -p: 0 or -errno. */
 static int make_dirs(const char *dir)
 {
@@ -120,16 +105,16 @@ static int check_dir(const char *opt, const char *dir)
 	int ret;
 
 	if (!dir[0])
-		return bench_bad("%s needs a folder", opt);
+		return usage_error("bench", "%s needs a folder", opt);
 	if (strlen(dir) > 3900)
-		return bench_bad("%s: path too long", opt);
+		return usage_error("bench", "%s: path too long", opt);
 	ret = make_dirs(dir);
 	if (ret)
-		return bench_bad("%s: cannot make %s: %s", opt, dir, strerror(-ret));
+		return usage_error("bench", "%s: cannot make %s: %s", opt, dir, strerror(-ret));
 	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
-		return bench_bad("%s: %s is not a folder", opt, dir);
+		return usage_error("bench", "%s: %s is not a folder", opt, dir);
 	if (access(dir, W_OK | X_OK))
-		return bench_bad("%s: cannot write in %s: %s", opt, dir,
+		return usage_error("bench", "%s: cannot write in %s: %s", opt, dir,
 				 strerror(errno));
 	return 0;
 }
@@ -138,14 +123,14 @@ static int check_dir(const char *opt, const char *dir)
 static int check_cpus(const struct bench_cmd *b, bool wake)
 {
 	if (cpu_offline(b->o.cpu))
-		return bench_bad("CPU %d is offline", b->o.cpu);
+		return usage_error("bench", "CPU %d is offline", b->o.cpu);
 	if (!wake)
 		return 0;
 	if (cpu_offline(b->o.partner))
-		return bench_bad("CPU %d is offline (the woken thread's; --cpus A,B)",
+		return usage_error("bench", "CPU %d is offline (the woken thread's; --cpus A,B)",
 				 b->o.partner);
 	if (b->o.cpu == b->o.partner)
-		return bench_bad("the waker and the woken thread need two different CPUs: --cpus A,B");
+		return usage_error("bench", "the waker and the woken thread need two different CPUs: --cpus A,B");
 	return 0;
 }
 
@@ -330,31 +315,31 @@ static int bench_check(struct bench_cmd *b, int argc, char **argv)
 {
 	if (b->list) {
 		if (optind != argc)
-			return bench_bad("unexpected argument '%s'", argv[optind]);
+			return usage_error("bench", "unexpected argument '%s'", argv[optind]);
 		if (b->has_run_opts || b->all || b->out_dir || b->o.csv_dir)
-			return bench_bad("--list takes no other option than --json");
+			return usage_error("bench", "--list takes no other option than --json");
 		return 0;
 	}
 	if (b->all) {
 		if (optind != argc)
-			return bench_bad("--all runs every call: unexpected '%s'",
+			return usage_error("bench", "--all runs every call: unexpected '%s'",
 					 argv[optind]);
 		if (b->o.json || b->o.csv_dir)
-			return bench_bad("--all writes JSON and CSV to --out DIR; --json and --csv do not apply");
+			return usage_error("bench", "--all writes JSON and CSV to --out DIR; --json and --csv do not apply");
 		/* With the woken thread's CPU unusable, sem and futex are skipped. */
 		return check_cpus(b, b->has_cpus);
 	}
 	if (b->out_dir)
-		return bench_bad("--out goes with --all");
+		return usage_error("bench", "--out goes with --all");
 	if (optind >= argc)
-		return bench_bad("which call? (wsc bench --list)");
+		return usage_error("bench", "which call? (wsc bench --list)");
 	b->call = bench_find(argv[optind]);
 	if (!b->call)
-		return bench_bad("unknown call '%s' (wsc bench --list)", argv[optind]);
+		return usage_error("bench", "unknown call '%s' (wsc bench --list)", argv[optind]);
 	if (optind + 1 != argc)
-		return bench_bad("unexpected argument '%s'", argv[optind + 1]);
+		return usage_error("bench", "unexpected argument '%s'", argv[optind + 1]);
 	if (b->has_size && !(b->call->flags & BENCH_F_SIZE))
-		return bench_bad("--size applies to read, write, pipe-read and pipe-write, not %s",
+		return usage_error("bench", "--size applies to read, write, pipe-read and pipe-write, not %s",
 				 b->call->name);
 	return check_cpus(b, b->call->flags & BENCH_F_WAKE);
 }
@@ -454,7 +439,7 @@ static int bench_cmd_run(const struct bench_cmd *b)
 		return bench_list(b->o.json);
 	ret = pin_to_cpu(b->o.cpu);
 	if (ret)
-		return bench_bad("cannot pin to CPU %d: %s", b->o.cpu,
+		return usage_error("bench", "cannot pin to CPU %d: %s", b->o.cpu,
 				 strerror(-ret));
 	/* Last of the checks: a refused command makes no folder. */
 	if (b->all && check_dir("--out", b->out_dir))

@@ -13,7 +13,7 @@
 
 #include "args.h"
 
-void usage_error(const char *cmd, const char *fmt, ...)
+int usage_error(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -22,6 +22,7 @@ void usage_error(const char *cmd, const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fprintf(stderr, "\nTry 'wsc %s --help'.\n", cmd);
+	return EXIT_USAGE;
 }
 
 int parse_u64(const char *opt, const char *s, uint64_t min, uint64_t max,

@@ -18,7 +18,8 @@ int parse_cpu(const char *opt, const char *s, int *cpu);
 /* "A[,B...]": at most @max CPUs, each in range (not checked online). */
 int parse_cpu_list(const char *opt, const char *s, int *cpus,
 		   unsigned int max, unsigned int *n);
-void usage_error(const char *cmd, const char *fmt, ...)
+/* Print "wsc CMD: ..." and the --help hint; returns EXIT_USAGE. */
+int usage_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 #endif /* WSC_CLI_ARGS_H */

@@ -16,7 +16,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -93,21 +92,6 @@ static void klat_usage(FILE *f)
 		   "emulation the absolute times are emulated: compare within one machine.\n");
 }
 
-/* Print the usage error and the hint; the exit code of a bad command line. */
-static int klat_bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static int klat_bad(const char *fmt, ...)
-{
-	char msg[4200];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	usage_error("klat", "%s", msg);
-	return EXIT_USAGE;
-}
-
 static const struct klat_exp *klat_find(const char *name)
 {
 	unsigned int i;
@@ -138,14 +122,14 @@ static int klat_check_cpus(const struct klat_opts *o)
 	if (!o->nr_cpus)
 		return 0;
 	if (o->nr_cpus != o->exp->roles)
-		return klat_bad("%s uses %u CPU%s, --cpus gave %u", o->exp->name,
+		return usage_error("klat", "%s uses %u CPU%s, --cpus gave %u", o->exp->name,
 				o->exp->roles, o->exp->roles == 1 ? "" : "s",
 				o->nr_cpus);
 	if (o->nr_cpus == 2 && o->cpus[0] == o->cpus[1])
-		return klat_bad("%s needs two different CPUs", o->exp->name);
+		return usage_error("klat", "%s needs two different CPUs", o->exp->name);
 	for (i = 0; i < o->nr_cpus; i++) {
 		if (cpu_offline((int)o->cpus[i]))
-			return klat_bad("CPU %u is offline", o->cpus[i]);
+			return usage_error("klat", "CPU %u is offline", o->cpus[i]);
 	}
 	return 0;
 }
@@ -528,14 +512,14 @@ static int klat_parse(struct klat_opts *o, int argc, char **argv)
 
 	if (list) {
 		if (optind != argc)
-			return klat_bad("unexpected argument '%s'", argv[optind]);
+			return usage_error("klat", "unexpected argument '%s'", argv[optind]);
 		if (has_iters || has_cpus || o->csv)
-			return klat_bad("--list takes no other option than --json");
+			return usage_error("klat", "--list takes no other option than --json");
 		o->action = KLAT_LIST;
 		return 0;
 	}
 	if (optind >= argc)
-		return klat_bad("which experiment? (wsc klat --list)");
+		return usage_error("klat", "which experiment? (wsc klat --list)");
 	what = argv[optind++];
 	if (!strcmp(what, "show")) {
 		o->action = KLAT_SHOW;
@@ -547,19 +531,19 @@ static int klat_parse(struct klat_opts *o, int argc, char **argv)
 	if (o->action != KLAT_RUN && optind < argc)
 		name = argv[optind++];
 	if (optind < argc)
-		return klat_bad("unexpected argument '%s'", argv[optind]);
+		return usage_error("klat", "unexpected argument '%s'", argv[optind]);
 	if (name) {
 		o->exp = klat_find(name);
 		if (!o->exp)
-			return klat_bad("unknown experiment '%s' (wsc klat --list)", name);
+			return usage_error("klat", "unknown experiment '%s' (wsc klat --list)", name);
 	}
 
 	if (o->action == KLAT_RUN)
 		return klat_check_cpus(o);
 	if (has_iters || has_cpus || o->csv)
-		return klat_bad("--iters, --cpus and --csv go with a run, not '%s'", what);
+		return usage_error("klat", "--iters, --cpus and --csv go with a run, not '%s'", what);
 	if (o->action == KLAT_RESET && o->json)
-		return klat_bad("reset prints nothing: no --json");
+		return usage_error("klat", "reset prints nothing: no --json");
 	return 0;
 
 usage:

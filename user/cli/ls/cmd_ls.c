@@ -10,7 +10,6 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,33 +56,19 @@ static void ls_usage(FILE *f)
 		5, 408, LS_MAX_REPS, LS_DEFAULT_REPS);
 }
 
-static int ls_bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static int ls_bad(const char *fmt, ...)
-{
-	char msg[4200];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	usage_error("ls", "%s", msg);
-	return EXIT_USAGE;
-}
-
 /* The folders are made in SCRATCH: refuse one that cannot hold them. */
 static int ls_check_scratch(const char *dir)
 {
 	struct stat st;
 
 	if (!dir[0])
-		return ls_bad("--dir needs a folder");
+		return usage_error("ls", "--dir needs a folder");
 	if (stat(dir, &st))
-		return ls_bad("--dir %s: %s", dir, strerror(errno));
+		return usage_error("ls", "--dir %s: %s", dir, strerror(errno));
 	if (!S_ISDIR(st.st_mode))
-		return ls_bad("--dir %s is not a folder", dir);
+		return usage_error("ls", "--dir %s is not a folder", dir);
 	if (access(dir, W_OK | X_OK))
-		return ls_bad("--dir: cannot write in %s: %s", dir,
+		return usage_error("ls", "--dir: cannot write in %s: %s", dir,
 			      strerror(errno));
 	return 0;
 }
@@ -185,21 +170,21 @@ static int ls_parse(struct ls_opts *o, int argc, char **argv)
 
 	if (!o->compare) {
 		if (has_reps || co->json || co->csv || co->scratch || co->keep)
-			return ls_bad("-r, --json, --csv, --dir and --keep go with --compare");
+			return usage_error("ls", "-r, --json, --csv, --dir and --keep go with --compare");
 		if (optind >= argc)
-			return ls_bad("which folder?");
+			return usage_error("ls", "which folder?");
 		if (optind + 1 != argc)
-			return ls_bad("one folder at a time: unexpected '%s'",
+			return usage_error("ls", "one folder at a time: unexpected '%s'",
 				      argv[optind + 1]);
 		o->dir = argv[optind];
 		return 0;
 	}
 	if (o->long_fmt || o->conventional)
-		return ls_bad("--compare times the long listing both ways: no %s",
+		return usage_error("ls", "--compare times the long listing both ways: no %s",
 			      o->long_fmt ? "-l" : "--conventional");
 	if (optind < argc) {
 		if (co->scratch || co->keep)
-			return ls_bad("--dir and --keep go with the folders --compare makes, not with DIR");
+			return usage_error("ls", "--dir and --keep go with the folders --compare makes, not with DIR");
 		co->dirs = argv + optind;
 		co->nr_dirs = (unsigned int)(argc - optind);
 	} else if (co->scratch && ls_check_scratch(co->scratch)) {
