@@ -20,6 +20,8 @@
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/seccomp.h>
+#include <linux/spinlock.h>
+#include <linux/task_work.h>
 #include <linux/timekeeping.h>
 #include <linux/uaccess.h>
 
@@ -245,6 +247,74 @@ static __always_inline void wsc_account(u16 slot, s64 ret, bool timing,
 	preempt_enable();
 }
 
+/**
+ * wsc_task_work_run() - run the task works the last call left, as the
+ *			 return to user space would
+ *
+ * A call can leave work for its task's way back to user space: the final
+ * release of a file (fput() queues ____fput() with TWA_RESUME; close(2)
+ * is synchronous since 6.7, but dup2, dup3, munmap and others still
+ * defer), a lazy unmount, io_uring completions, a POSIX CPU timer's
+ * expiry.  A batch postpones that return until its last entry, so the
+ * next entry would see the file still open: a read of a pipe whose
+ * writer was closed returning -EAGAIN instead of 0.  Running the works
+ * between two entries makes each entry see what it would see after a
+ * return to user space (Documentation/abi.md, "Releases inside a batch").
+ *
+ * task_work_run() is not exported, and the module calls nothing through
+ * a looked-up address.  This is the same protocol, on the fields and
+ * locks task_work_add() and task_work_cancel_match() share with it,
+ * checked against kernel/task_work.c of 6.1 and 6.12 (the same there):
+ *
+ *  - the list is taken whole with try_cmpxchg(), never with a plain
+ *    store, as a concurrent task_work_add() pushes on it the same way;
+ *  - then pi_lock is taken and dropped once: a task_work_cancel_match()
+ *    walking the list under that lock may still be unlinking an entry
+ *    behind the head we took (it cannot take the head itself, its
+ *    cmpxchg on ->task_works fails); after the lock, none is;
+ *  - a work may queue another, so the loop goes on until the list is
+ *    empty;
+ *  - never in an exiting task, where an empty list must become the
+ *    kernel's private "exited" marker, which only task_work_run() can
+ *    set.  An ioctl never runs in one; the check keeps the rule local.
+ *
+ * The context is the one the works expect: the task itself, in process
+ * context, preemptible, holding no lock (the batch holds only a
+ * reference to its own /dev/wsc file), as in get_signal() or io_uring's
+ * own io_run_task_work().  The notification flags are left alone:
+ * TIF_NOTIFY_RESUME has other users (rseq, memcg) that still need the
+ * return to user space, and TIF_NOTIFY_SIGNAL stops the batch as a
+ * signal does (its notifiers, such as livepatch, want that return too).
+ *
+ * Out of line and cold: the batch loop reads ->task_works and calls this
+ * only when a call left work.
+ */
+static noinline __cold void wsc_task_work_run(void)
+{
+	struct task_struct *task = current;
+	struct callback_head *work, *next;
+
+	if (unlikely(task->flags & PF_EXITING))
+		return;
+	for (;;) {
+		work = READ_ONCE(task->task_works);
+		do {
+			if (!work)
+				return;
+		} while (!try_cmpxchg(&task->task_works, &work, NULL));
+
+		raw_spin_lock_irq(&task->pi_lock);
+		raw_spin_unlock_irq(&task->pi_lock);
+
+		do {
+			next = work->next;
+			work->func(work);
+			work = next;
+			cond_resched();
+		} while (work);
+	}
+}
+
 /*
  * The loop, inlined twice so that the untimed variant carries no trace of
  * the clock.  The no-op takes the shortest path there is: it is how the
@@ -288,14 +358,23 @@ static __always_inline u32 wsc_batch_loop(struct wsc_batch *b, bool timing,
 			goto nop;
 		}
 		/*
+		 * Between two calls, first what a return to user space would
+		 * run: the task works an earlier call left (the final release
+		 * of a file it closed).  Their effects come before the next
+		 * call, and a signal one of them raises stops the batch here.
+		 *
 		 * A signal stops the batch between calls, and so does a seccomp
 		 * filter that another thread has just installed on this one
 		 * (SECCOMP_FILTER_FLAG_TSYNC): the rest is refused when
 		 * resubmitted.  The first call always runs.
 		 */
-		if (i && unlikely(signal_pending(current) ||
-				  READ_ONCE(current->seccomp.mode)))
-			break;
+		if (i) {
+			if (unlikely(task_work_pending(current)))
+				wsc_task_work_run();
+			if (unlikely(signal_pending(current) ||
+				     READ_ONCE(current->seccomp.mode)))
+				break;
+		}
 
 		if (timing)
 			t0 = ktime_get_ns();

@@ -307,14 +307,19 @@ TEST(dup2_over_read_end_then_write_is_epipe)
 /*
  * An open file description's lock goes with its final release
  * (locks_remove_file() in __fput()): for a regular file, the observable
- * of that release.  fd[0] holds a write lock on file "f"; fd[1], a second
- * open of it, cannot take one yet.
+ * of that release.  fd[0] holds a write lock on a memfd (tmpfs: locks
+ * local to this kernel, wherever the tests' own files live); fd[1], a
+ * second open of it, cannot take one yet.
  */
 static void seq_locked(struct seq *s)
 {
-	put("f", "data", 4);
-	s->fd[0] = xopen("f", O_RDWR);
-	s->fd[1] = xopen("f", O_RDWR);
+	char path[32];
+
+	s->fd[0] = memfd_create("wsc-lock", MFD_CLOEXEC);
+	ASSERT_GE(s->fd[0], 0);
+	ASSERT_EQ(ftruncate(s->fd[0], PG), 0);
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", s->fd[0]);
+	s->fd[1] = xopen(path, O_RDWR);
 	s->fl.l_type = F_WRLCK;
 	s->fl.l_whence = SEEK_SET;
 	ASSERT_EQ(S(__NR_fcntl, s->fd[0], F_OFD_SETLK, &s->fl), 0);
@@ -329,7 +334,7 @@ static void close_locked_lock(struct seq *s)
 	s->n = 2;
 }
 
-TEST_IN_TMP(close_releases_ofd_lock_before_next_entry)
+TEST(close_releases_ofd_lock_before_next_entry)
 {
 	const long expect[] = { 0, 0 };
 	struct seq w, c;
@@ -348,7 +353,7 @@ static void dup2_over_locked_lock(struct seq *s)
 	s->n = 2;
 }
 
-TEST_IN_TMP(dup2_over_locked_releases_ofd_lock_before_next_entry)
+TEST(dup2_over_locked_releases_ofd_lock_before_next_entry)
 {
 	const long expect[] = { ANY, 0 };
 	struct seq w, c;
@@ -372,7 +377,7 @@ static void munmap_locked_lock(struct seq *s)
 	s->n = 2;
 }
 
-TEST_IN_TMP(munmap_of_last_reference_releases_ofd_lock)
+TEST(munmap_of_last_reference_releases_ofd_lock)
 {
 	const long expect[] = { 0, 0 };
 	struct seq w, c;
