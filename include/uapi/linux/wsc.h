@@ -19,22 +19,34 @@
  *       wsc_result per entry to @results.
  *
  *       Returns the number of result slots written, N.  N < @count only when
- *       a signal arrived between two calls: entries [N, @count) have not run
- *       and may be submitted again (libwsc does that for you).  A call that
- *       was interrupted before it had any effect (-ERESTARTSYS and its kin)
- *       counts as not run.
+ *       a signal arrived between two calls (or what stops a batch as one
+ *       does: a TIF_NOTIFY_SIGNAL notification such as io_uring's completion
+ *       work, a seccomp filter installed by another thread): entries
+ *       [N, @count) have not run and may be submitted again (libwsc does that
+ *       for you).  A call that was interrupted before it had any effect
+ *       (-ERESTARTSYS and its kin) counts as not run.
  *
  *       Before anything runs, the whole batch is validated; if any entry is
- *       malformed the ioctl fails with -errno, writes the entry's index to
- *       @error_index and nothing has run:
+ *       malformed the ioctl fails with -errno, writes the entry's index (or
+ *       WSC_NO_INDEX for a header error) to @error_index and nothing has run:
  *         -EINVAL  @count is 0, a reserved field is non-zero, an unknown
- *                  flag is set, or a reference does not point to an
- *                  earlier entry;
+ *                  flag is set, @entries or @results is not a multiple of
+ *                  8 (the arrays hold 64-bit fields), or a reference does
+ *                  not point to an earlier entry;
  *         -E2BIG   @count exceeds WSC_MAX_ENTRIES;
  *         -ENOSYS  a system call number is not on the allowlist;
  *         -EFAULT  @entries or @results cannot be accessed;
  *         -EPERM   the caller is under a seccomp filter (wrapped calls
  *                  would bypass it).
+ *
+ *       Then, still before anything runs, every page of @results is probed
+ *       for writing (-EFAULT if one cannot be written): the probe writes a
+ *       zero byte at @results' first byte and at the start of every later
+ *       page the array spans.  A refused submission above leaves @results
+ *       untouched; past the probe, whatever the ioctl returns, those bytes
+ *       may be zero in every slot that holds no result: past N after a
+ *       short return, everywhere after an interrupted first entry (EINTR)
+ *       or a failed probe.
  *
  * Execution rules:
  *   - A result is a failure when it lies in [-4095, -1], as for any system
@@ -48,6 +60,12 @@
  *   - WSC_NR_NOP runs no handler and returns @args[0]: with 0 it measures
  *     the mechanism itself, with a negative errno it injects a failure.
  *   - With WSC_SUBMIT_TIMING each result also carries the call's duration.
+ *   - Each entry sees what it would see after the earlier calls returned to
+ *     user space: what a call leaves for that return as task work, such as
+ *     the final release of a file (close, dup2/dup3 over a descriptor,
+ *     munmap of a file mapping), runs before the next call.  A read after
+ *     closing a pipe's other end returns 0, a write -EPIPE.  The rest of
+ *     the return path (rseq, cgroup throttling) runs once, at the end.
  */
 #ifndef _UAPI_LINUX_WSC_H
 #define _UAPI_LINUX_WSC_H
