@@ -264,7 +264,8 @@ static __always_inline void wsc_account(u16 slot, s64 ret, bool timing,
  * task_work_run() is not exported, and the module calls nothing through
  * a looked-up address.  This is the same protocol, on the fields and
  * locks task_work_add() and task_work_cancel_match() share with it,
- * checked against kernel/task_work.c of 6.1 and 6.12 (the same there):
+ * checked against kernel/task_work.c of 6.1 and 6.12 (the same there)
+ * and against the machine code of 7.3's task_work_run() (the same steps):
  *
  *  - the list is taken whole with try_cmpxchg(), never with a plain
  *    store, as a concurrent task_work_add() pushes on it the same way;
