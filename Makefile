@@ -61,6 +61,11 @@ VM_SRCS := $(wildcard tests/vm/t_*.c)
 VM_BINS := $(VM_SRCS:tests/vm/%.c=$(B)/tests/vm/%)
 # Programs the VM tests run (not tests themselves).
 VM_TOOLS := $(B)/tests/vm/wl_calls
+# The fuzzer (tests/fuzz, Documentation/testing.md "Fuzzing"): raw ioctls
+# and raw netlink, so it links neither libwsc nor libnl.
+FUZZ_SRCS := $(wildcard tests/fuzz/*.c)
+FUZZ_OBJS := $(FUZZ_SRCS:tests/fuzz/%.c=$(B)/tests/fuzz/%.o)
+FUZZ := $(B)/tests/fuzz/wsc-fuzz
 
 STATIC_LIB := $(B)/libwsc.a
 SHARED_LIB := $(B)/libwsc.so.$(VERSION)
@@ -111,7 +116,7 @@ module-debug:
 	$(Q)$(call kbuild,$(DEBUG_KMOD),CONFIG_WSC_DEBUG=y modules)
 
 user: $(STATIC_LIB) $(SHARED_LIB) $(B)/libwsc.pc $(CLI) $(UNIT_BINS) $(VM_BINS) \
-	$(VM_TOOLS)
+	$(VM_TOOLS) $(FUZZ)
 
 # Every userspace object and test also writes the headers it was built
 # from (-MMD, to X.d beside X.o, or X.d beside a test binary X); -MP adds
@@ -177,6 +182,15 @@ $(B)/tests/vm/wl_calls: tests/vm/wl_calls.c
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CC) $(CFLAGS) $(WSC_CFLAGS) $(DEPFLAGS) -o $@ $< -lpthread
 
+$(B)/tests/fuzz/%.o: tests/fuzz/%.c
+	$(call msg,CC,$<)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS) $(WSC_CFLAGS) $(DEPFLAGS) -c -o $@ $<
+
+$(FUZZ): $(FUZZ_OBJS)
+	$(call msg,LD,$@)
+	$(Q)$(CC) -o $@ $(FUZZ_OBJS) -lpthread
+
 # wsc trace names system calls as this system's uapi header does: the
 # table is generated, and only trace/trace_names.o looks in build/gen for it.
 SYSCALL_HEADER ?= /usr/include/x86_64-linux-gnu/asm/unistd_64.h
@@ -189,7 +203,7 @@ $(B)/cli/trace/trace_names.o: WSC_CFLAGS += -I$(B)/gen
 
 # The headers each object and test was built from (see DEPFLAGS).
 -include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(UNIT_BINS:=.d) \
-	$(VM_BINS:=.d) $(VM_TOOLS:=.d)
+	$(VM_BINS:=.d) $(VM_TOOLS:=.d) $(FUZZ_OBJS:.o=.d)
 
 # No cycle between the files of libwsc and the CLI, no leak between the
 # CLI's layers: the graphs and the verdict (tests/tools/test_layers runs
