@@ -180,6 +180,7 @@ int main(int argc, char **argv)
 	};
 	bool seeded = false, moded = false;
 	struct rng r;
+	double start;
 	int c;
 
 	F.scratch = getenv("WSC_SCRATCH");
@@ -236,6 +237,7 @@ int main(int argc, char **argv)
 
 	/* A write to a pipe whose reader is gone must be -EPIPE, not death. */
 	signal(SIGPIPE, SIG_IGN);
+	start = now_s();
 	load_allowlist();
 	kmsg_open();
 
@@ -262,10 +264,11 @@ int main(int argc, char **argv)
 	}
 
 	printf("wsc-fuzz: seed %llu batches %llu (refused %llu, ran %llu) "
-	       "genl %llu diff %llu races %llu anomalies %llu\n",
+	       "genl %llu diff %llu races %llu anomalies %llu in %.0f s\n",
 	       (unsigned long long)F.seed, (unsigned long long)F.batches,
 	       (unsigned long long)F.refused, (unsigned long long)F.ran,
 	       (unsigned long long)F.genl, (unsigned long long)F.diff,
-	       (unsigned long long)F.races, (unsigned long long)F.anomalies);
+	       (unsigned long long)F.races, (unsigned long long)F.anomalies,
+	       now_s() - start);
 	return F.anomalies ? 1 : 0;
 }

@@ -405,6 +405,8 @@ static void rmmod_insmod(uint64_t step)
 	step_end();
 	/* The device is back. */
 	close(wsc_open_dev());
+	printf("wsc-fuzz: rmmod refused while /dev/wsc was open and while a dump was half-read, done with neither; insmod %s again\n",
+	       ko);
 }
 
 void fuzz_races(struct rng *r)
