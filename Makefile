@@ -9,6 +9,8 @@
 #                      and run the VM suite on each, one line per kernel
 #   make demo          install what is missing, build, boot the VM, run the
 #                      main demonstration
+#   make fuzz          the fuzzer in the VM (KERNEL=RELEASE of the matrix,
+#                      SEED=, ITERS=, SECONDS=, MODE=; Documentation/testing.md)
 #   make module-debug  the module with its debug checks, in build/kmod-debug
 #                      (WSC_KO=build/kmod-debug/wsc.ko tests/vm/run runs it)
 #   make sparse        sparse over the module; fails on a finding in wsc's files
@@ -242,6 +244,23 @@ demo: deps-base
 
 bench: all
 	$(Q)tools/vm-run --scratch 2G -- tools/bench
+
+# The fuzzer in the VM, on the default kernel or KERNEL= (any release of
+# tools/kernel-matrix, the module built for it by tools/build-module),
+# rmmod and insmod included.  SEED, ITERS, SECONDS and MODE go to
+# wsc-fuzz as they are; FUZZ_TIMEOUT bounds the VM (seconds).
+.PHONY: fuzz
+FUZZ_TIMEOUT ?= 7200
+FUZZ_ARGS = $(if $(SEED),--seed $(SEED)) $(if $(ITERS),--iters $(ITERS)) \
+	$(if $(SECONDS),--seconds $(SECONDS)) $(if $(MODE),--mode $(MODE)) --rmmod
+fuzz: user
+	$(Q)if [ -n "$(KERNEL)" ]; then \
+		ko=$$(tools/build-module "$(KERNEL)" "$(B)/kmod/$(KERNEL)" | tail -n 1) || exit 1; \
+	else \
+		$(MAKE) --no-print-directory module || exit 1; ko=kmod/wsc.ko; \
+	fi; \
+	tools/vm-run --scratch 1G --timeout $(FUZZ_TIMEOUT) $(if $(KERNEL),--kernel $(KERNEL)) \
+		--env WSC_KO=$$ko -- sh -c "insmod $$ko && $(FUZZ) $(FUZZ_ARGS)"
 
 # The headers go in a folder of their own, $(INCLUDEDIR)/wsc, laid out as
 # in the tree's -I flags (libwsc.h and the shared wsc_*.h side by side, the
