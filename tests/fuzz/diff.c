@@ -1018,9 +1018,7 @@ static void report(uint64_t step, struct wsc_entry *e, uint32_t n,
 	      (unsigned long long)addr(M_CTRL), (unsigned long long)addr(M_OUT),
 	      (unsigned long long)addr(M_MEM));
 	for (i = 0; i < NSLOT; i++)
-		if (i == S_NONE || i == S_DIR || i == S_F0 || i == S_P0R ||
-		    i == S_P0W || i == S_SK0 || i == S_SK1 || i == S_MEMFD)
-			repro("  fd %d: %s", FDB + i, slot_name[i]);
+		repro("  fd %d (%#x): %s", FDB + i, FDB + i, slot_name[i]);
 	repro_entries(e, m, a.res, b.res);
 }
 
