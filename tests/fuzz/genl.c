@@ -34,7 +34,12 @@
 #include "fuzz.h"
 
 #define BUF	65536
-#define RECV_WAIT_MS	5000
+/*
+ * How long an answer may take.  Generous: a lab run of another socket
+ * keeps both vCPUs busy with interrupts off in stretches, and under TCG
+ * on a loaded host a request waiting for a CPU took more than 5 s.
+ */
+#define RECV_WAIT_MS	30000
 
 static int family = -1;
 static uint32_t seq = 1;
@@ -609,6 +614,8 @@ static void concurrent(struct rng *r, uint64_t step)
 	int i;
 
 	step_begin("genl", step);
+	/* Each of 6 requests of 3 sockets may wait RECV_WAIT_MS. */
+	alarm(F.step_timeout * 10);
 	for (i = 0; i < 3; i++) {
 		w[i] = (struct worker){ .seed = rng_next(r), .step = step };
 		pthread_create(&t[i], NULL, worker, &w[i]);
