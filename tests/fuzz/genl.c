@@ -173,7 +173,8 @@ static bool attrs_ok(const char *p, int len, int depth)
  */
 static bool nl_read(int fd, uint32_t s, uint32_t until_seq, struct answer *a)
 {
-	static char buf[BUF];
+	/* Per thread: the concurrent step's sockets read at once. */
+	static __thread char buf[BUF];
 	bool synced = false;
 
 	for (;;) {

@@ -504,6 +504,7 @@ static void one_step(struct rng *r, uint64_t step)
 	/* The header itself. */
 	switch (wh) {
 	case P_STRADDLE:
+		mprotect(hdr_area, PG, PROT_READ | PROT_WRITE);
 		hdr = (void *)(hdr_area + PG - 16);
 		memcpy(hdr, &s, 16);
 		break;
