@@ -35,9 +35,10 @@
 
 #define BUF	65536
 /*
- * How long an answer may take.  Generous: a lab run of another socket
- * keeps both vCPUs busy with interrupts off in stretches, and under TCG
- * on a loaded host a request waiting for a CPU took more than 5 s.
+ * How long an answer may take before the request counts as unanswered.
+ * Generous: a lab run of another socket keeps both vCPUs busy with
+ * interrupts off in stretches, and under TCG on a loaded host a slow
+ * answer must not pass for a lost one.
  */
 #define RECV_WAIT_MS	30000
 
