@@ -253,11 +253,11 @@ bench: all
 FUZZ_TIMEOUT ?= 7200
 FUZZ_ARGS = $(if $(SEED),--seed $(SEED)) $(if $(ITERS),--iters $(ITERS)) \
 	$(if $(SECONDS),--seconds $(SECONDS)) $(if $(MODE),--mode $(MODE)) --rmmod
-fuzz: user
+fuzz: user $(if $(KERNEL),,module)
 	$(Q)if [ -n "$(KERNEL)" ]; then \
 		ko=$$(tools/build-module "$(KERNEL)" "$(B)/kmod/$(KERNEL)" | tail -n 1) || exit 1; \
 	else \
-		$(MAKE) --no-print-directory module || exit 1; ko=kmod/wsc.ko; \
+		ko=kmod/wsc.ko; \
 	fi; \
 	tools/vm-run --scratch 1G --timeout $(FUZZ_TIMEOUT) $(if $(KERNEL),--kernel $(KERNEL)) \
 		--env WSC_KO=$$ko -- sh -c "insmod $$ko && $(FUZZ) $(FUZZ_ARGS)"

@@ -1028,8 +1028,10 @@ void fuzz_diff(struct rng *r)
 	struct wsc_entry e[MAXN];
 	double t0 = now_s();
 	uint64_t step;
-	int fd, dev;
+	int fd, dev, home;
 
+	/* Back to where we were at the end: later modes use relative paths. */
+	home = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	snprintf(dirpath, sizeof(dirpath), "%s/wsc-fuzz-diff.XXXXXX", F.scratch);
 	if (!mkdtemp(dirpath))
 		die(dirpath);
@@ -1074,4 +1076,9 @@ void fuzz_diff(struct rng *r)
 	if (chdir("/") || rmdir(dirpath))
 		fprintf(stderr, "wsc-fuzz: diff: rmdir %s: %s\n", dirpath,
 			strerror(errno));
+	if (home >= 0) {
+		if (fchdir(home))
+			perror("wsc-fuzz: diff: fchdir");
+		close(home);
+	}
 }

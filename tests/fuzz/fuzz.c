@@ -231,6 +231,20 @@ int main(int argc, char **argv)
 	}
 	if (!seeded)
 		F.seed = rng_fresh_seed();
+	/* The diff mode works in the scratch folder: paths from here on. */
+	if (getenv("WSC_KO") && *getenv("WSC_KO")) {
+		char *ko = realpath(getenv("WSC_KO"), NULL);
+
+		if (ko)
+			setenv("WSC_KO", ko, 1);
+		free(ko);
+	} else {
+		char *ko = realpath("kmod/wsc.ko", NULL);
+
+		if (ko)
+			setenv("WSC_KO", ko, 1);
+		free(ko);
+	}
 	/* First, so that even a crash leaves the seed on record. */
 	printf("wsc-fuzz: seed %llu\n", (unsigned long long)F.seed);
 	fflush(stdout);
