@@ -9,6 +9,8 @@
 #                      and run the VM suite on each, one line per kernel
 #   make demo          install what is missing, build, boot the VM, run the
 #                      main demonstration
+#   make fuzz          the fuzzer in the VM (KERNEL=RELEASE of the matrix,
+#                      SEED=, ITERS=, SECONDS=, MODE=; Documentation/testing.md)
 #   make module-debug  the module with its debug checks, in build/kmod-debug
 #                      (WSC_KO=build/kmod-debug/wsc.ko tests/vm/run runs it)
 #   make sparse        sparse over the module; fails on a finding in wsc's files
@@ -61,6 +63,11 @@ VM_SRCS := $(wildcard tests/vm/t_*.c)
 VM_BINS := $(VM_SRCS:tests/vm/%.c=$(B)/tests/vm/%)
 # Programs the VM tests run (not tests themselves).
 VM_TOOLS := $(B)/tests/vm/wl_calls
+# The fuzzer (tests/fuzz, Documentation/testing.md "Fuzzing"): raw ioctls
+# and raw netlink, so it links neither libwsc nor libnl.
+FUZZ_SRCS := $(wildcard tests/fuzz/*.c)
+FUZZ_OBJS := $(FUZZ_SRCS:tests/fuzz/%.c=$(B)/tests/fuzz/%.o)
+FUZZ := $(B)/tests/fuzz/wsc-fuzz
 
 STATIC_LIB := $(B)/libwsc.a
 SHARED_LIB := $(B)/libwsc.so.$(VERSION)
@@ -111,7 +118,7 @@ module-debug:
 	$(Q)$(call kbuild,$(DEBUG_KMOD),CONFIG_WSC_DEBUG=y modules)
 
 user: $(STATIC_LIB) $(SHARED_LIB) $(B)/libwsc.pc $(CLI) $(UNIT_BINS) $(VM_BINS) \
-	$(VM_TOOLS)
+	$(VM_TOOLS) $(FUZZ)
 
 # Every userspace object and test also writes the headers it was built
 # from (-MMD, to X.d beside X.o, or X.d beside a test binary X); -MP adds
@@ -177,6 +184,15 @@ $(B)/tests/vm/wl_calls: tests/vm/wl_calls.c
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CC) $(CFLAGS) $(WSC_CFLAGS) $(DEPFLAGS) -o $@ $< -lpthread
 
+$(B)/tests/fuzz/%.o: tests/fuzz/%.c
+	$(call msg,CC,$<)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS) $(WSC_CFLAGS) $(DEPFLAGS) -c -o $@ $<
+
+$(FUZZ): $(FUZZ_OBJS)
+	$(call msg,LD,$@)
+	$(Q)$(CC) -o $@ $(FUZZ_OBJS) -lpthread
+
 # wsc trace names system calls as this system's uapi header does: the
 # table is generated, and only trace/trace_names.o looks in build/gen for it.
 SYSCALL_HEADER ?= /usr/include/x86_64-linux-gnu/asm/unistd_64.h
@@ -189,7 +205,7 @@ $(B)/cli/trace/trace_names.o: WSC_CFLAGS += -I$(B)/gen
 
 # The headers each object and test was built from (see DEPFLAGS).
 -include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(UNIT_BINS:=.d) \
-	$(VM_BINS:=.d) $(VM_TOOLS:=.d)
+	$(VM_BINS:=.d) $(VM_TOOLS:=.d) $(FUZZ_OBJS:.o=.d)
 
 # No cycle between the files of libwsc and the CLI, no leak between the
 # CLI's layers: the graphs and the verdict (tests/tools/test_layers runs
@@ -228,6 +244,23 @@ demo: deps-base
 
 bench: all
 	$(Q)tools/vm-run --scratch 2G -- tools/bench
+
+# The fuzzer in the VM, on the default kernel or KERNEL= (any release of
+# tools/kernel-matrix, the module built for it by tools/build-module),
+# rmmod and insmod included.  SEED, ITERS, SECONDS and MODE go to
+# wsc-fuzz as they are; FUZZ_TIMEOUT bounds the VM (seconds).
+.PHONY: fuzz
+FUZZ_TIMEOUT ?= 7200
+FUZZ_ARGS = $(if $(SEED),--seed $(SEED)) $(if $(ITERS),--iters $(ITERS)) \
+	$(if $(SECONDS),--seconds $(SECONDS)) $(if $(MODE),--mode $(MODE)) --rmmod
+fuzz: user $(if $(KERNEL),,module)
+	$(Q)if [ -n "$(KERNEL)" ]; then \
+		ko=$$(tools/build-module "$(KERNEL)" "$(B)/kmod/$(KERNEL)" | tail -n 1) || exit 1; \
+	else \
+		ko=kmod/wsc.ko; \
+	fi; \
+	tools/vm-run --scratch 1G --timeout $(FUZZ_TIMEOUT) $(if $(KERNEL),--kernel $(KERNEL)) \
+		--env WSC_KO=$$ko -- sh -c "insmod $$ko && $(FUZZ) $(FUZZ_ARGS)"
 
 # The headers go in a folder of their own, $(INCLUDEDIR)/wsc, laid out as
 # in the tree's -I flags (libwsc.h and the shared wsc_*.h side by side, the
