@@ -99,7 +99,7 @@ kbuild = test -d "$(KDIR)" || { echo "no kernel build directory at '$(KDIR)': ru
 
 module:
 	$(call msg,KBUILD,kmod/wsc.ko)
-	$(Q)$(call kbuild,kmod,modules)
+	$(Q)+$(call kbuild,kmod,modules)
 
 # The debug build (kmod/Kbuild: pr_debug() and the WSC_DEBUG_ON() checks)
 # in its own folder, from a copy of kmod's sources, so that kmod/wsc.ko
@@ -115,7 +115,7 @@ module-debug:
 		-o -name Kbuild \) -delete
 	$(Q)cp -p $(filter-out %.mod.c,$(wildcard kmod/*.c)) $(wildcard kmod/*.h) \
 		kmod/Kbuild $(DEBUG_KMOD)/
-	$(Q)$(call kbuild,$(DEBUG_KMOD),CONFIG_WSC_DEBUG=y modules)
+	$(Q)+$(call kbuild,$(DEBUG_KMOD),CONFIG_WSC_DEBUG=y modules)
 
 user: $(STATIC_LIB) $(SHARED_LIB) $(B)/libwsc.pc $(CLI) $(UNIT_BINS) $(VM_BINS) \
 	$(VM_TOOLS) $(FUZZ)
