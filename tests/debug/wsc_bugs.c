@@ -13,7 +13,7 @@
  *   abba    two mutexes taken A then B, later B then A (lockdep: circular)
  *   sleep   a mutex (a function that may sleep) with preemption disabled
  *   ubsan   a shift by more than the width of int
- *   leak    an allocation whose only pointer is dropped (kmemleak)
+ *   leak    allocations whose only pointers are dropped (kmemleak)
  *   kasan   a read one byte past the end of a 13-byte allocation
  *
  * lockdep stops checking after its first report, and KASAN's report turns
@@ -95,16 +95,27 @@ static void wsc_bugs_ubsan(void)
 	pr_info("ubsan: 1 << %d = %d\n", shift, 1 << shift);
 }
 
+/*
+ * Several objects, each dropped: kmemleak scans whole kernel stacks, where
+ * a stale copy of a pointer can outlive the call that held it and make
+ * that one object look referenced; one of them left is enough.
+ */
+#define WSC_BUGS_LEAKS 8
+
 static int wsc_bugs_leak(void)
 {
-	void *p = kmalloc(200, GFP_KERNEL);
+	int i;
 
-	if (!p)
-		return -ENOMEM;
-	memset(p, 0x5a, 200);
-	/* The only reference, dropped: nothing can free it any more. */
-	WRITE_ONCE(wsc_bugs_sink, p);
-	WRITE_ONCE(wsc_bugs_sink, NULL);
+	for (i = 0; i < WSC_BUGS_LEAKS; i++) {
+		void *p = kmalloc(200 + 8 * i, GFP_KERNEL);
+
+		if (!p)
+			return -ENOMEM;
+		memset(p, 0x5a, 200);
+		/* The only reference, dropped: nothing can free it any more. */
+		WRITE_ONCE(wsc_bugs_sink, p);
+		WRITE_ONCE(wsc_bugs_sink, NULL);
+	}
 	return 0;
 }
 
