@@ -71,12 +71,14 @@ readonly KMSG_KMEMLEAK_WSC_FRAME='[[]wsc[A-Za-z0-9_]*[]]|kmemleak: +0xffffffff[c
 # init logs its own complaints (e.g. "WARNING: failed to run:
 # systemd-tmpfiles" on a minimal Debian) to the kernel log, and the kernel
 # echoes its command line, which holds --append text: neither is the kernel
-# reporting a problem.
+# reporting a problem.  A kernel with PROVE_RCU says so at boot, in words
+# the 'lockdep' pattern would take for a report.
 readonly KMSG_OK_PATTERNS=(
 	'taints kernel'
 	'tainting kernel'
 	'virtme-ng-init: '
 	'(Kernel )?[Cc]ommand line: '
+	'RCU lockdep checking is enabled'
 )
 
 # The name of the test a marker line starts; before the first: "boot".
