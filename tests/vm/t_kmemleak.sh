@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck disable=SC2016  # sh -c '... "$1" ...': the inner shell's $1
 # After rmmod wsc: kmemleak's verdict, and lockdep's state,, on a kernel that has it (the debug
 # kernel of make check-debug; Debian's kernels have no kmemleak:
 # tests/vm/run runs this only where /sys/module/kmemleak is).  Every object wsc allocated and never
