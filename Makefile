@@ -7,6 +7,10 @@
 #                      host, integration tests in the VM (default kernel)
 #   make check-kernels install every kernel of the matrix (tools/kernel-matrix)
 #                      and run the VM suite on each, one line per kernel
+#   make debug-kernel  build (once, about an hour; cached) the lockdep/KASAN/
+#                      UBSAN/kmemleak kernel of Documentation/testing.md
+#   make check-debug   the VM suite on it, kmemleak after rmmod, and the
+#                      proof that the log scan catches each report
 #   make demo          install what is missing, build, boot the VM, run the
 #                      main demonstration
 #   make fuzz          the fuzzer in the VM (KERNEL=RELEASE of the matrix,
@@ -83,6 +87,7 @@ msg = @printf '  %-7s %s\n' $(1) $(2)
 endif
 
 .PHONY: all module user clean check check-kernels demo deps deps-base \
+	debug-kernel check-debug deps-debug \
 	install unit vmtest bench style help layers
 
 all: module user
@@ -237,6 +242,18 @@ check: deps-base
 check-kernels: deps
 	$(Q)$(MAKE) --no-print-directory user
 	$(Q)tests/check-kernels $(CHECK_KERNELS_FLAGS) $(B)
+
+# The debug kernel (tools/debug-kernel): what its build needs is installed
+# only for these targets, never for make check.
+deps-debug:
+	$(Q)tools/install-deps --base --debug
+
+debug-kernel: deps-debug
+	$(Q)tools/debug-kernel
+
+check-debug: deps-debug
+	$(Q)$(MAKE) --no-print-directory user
+	$(Q)tests/check-debug $(B)
 
 demo: deps-base
 	$(Q)$(MAKE) --no-print-directory all
