@@ -645,16 +645,8 @@ static void gen_entry(struct gen *g)
 	pick = rng_below(r, 40);
 	switch (pick) {
 	case 0: case 1: case 2:
-		e->nr = SYS_read;
-		fd_arg(g, 0, true);
-		e->args[1] = data_arg(g);
-		e->args[2] = len_arg(g, &ref);
-		if (ref != UINT32_MAX)
-			e->ref_mask |= 1u << 2;
-		g->len_result[g->i] = true;
-		break;
 	case 3: case 4: case 5:
-		e->nr = SYS_write;
+		e->nr = pick < 3 ? SYS_read : SYS_write;
 		fd_arg(g, 0, true);
 		e->args[1] = data_arg(g);
 		e->args[2] = len_arg(g, &ref);
