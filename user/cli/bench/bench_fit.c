@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -267,26 +268,66 @@ static void fit_spreads(struct fit_result *r, unsigned int rounds)
 	spread_of(f[4], rounds, &r->break_even);
 }
 
-static int fit_one(int fd, const struct fit_call *c, size_t nsamples,
+/*
+ * Where one round submits from: its own descriptor (so its own buffer in
+ * the module) and its own pages for the entries and the results.  Under
+ * emulation what a placement costs can differ by a factor (TCG's software
+ * TLB is direct-mapped: two hot pages whose numbers collide evict each
+ * other), and it is fixed for as long as the placement lives; a run with
+ * one placement could only repeat it.  A placement per round makes it one
+ * round's luck, which the median over the rounds leaves out.  All of them
+ * stay until the end, so that no two rounds share one.
+ */
+struct fit_place {
+	int fd;
+	struct wsc_entry *ent;		/* FIT_BLOCK entries, a page of their own */
+	struct wsc_result *res;		/* FIT_BLOCK results, the next page */
+};
+
+#define FIT_PLACE_BYTES	(2 * FIT_PAGE)
+#define FIT_PAGE	4096
+_Static_assert(FIT_BLOCK * sizeof(struct wsc_entry) <= FIT_PAGE, "entries fit a page");
+
+static void fit_places_free(struct fit_place *p, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		if (p[i].ent)
+			munmap(p[i].ent, FIT_PLACE_BYTES);
+		if (p[i].fd >= 0)
+			close(p[i].fd);
+	}
+}
+
+static int fit_place_make(struct fit_place *p, const struct fit_call *c)
+{
+	void *mem;
+	size_t i;
+
+	p->fd = wsc_device_open();
+	if (p->fd < 0)
+		return p->fd;
+	mem = mmap(NULL, FIT_PLACE_BYTES, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	if (mem == MAP_FAILED)
+		return -errno;
+	p->ent = mem;
+	p->res = (struct wsc_result *)((char *)mem + FIT_PAGE);
+	for (i = 0; i < FIT_BLOCK; i++)
+		p->ent[i].nr = c->wrapped_nr;
+	return 0;
+}
+
+static int fit_one(const struct fit_call *c, size_t nsamples,
 		   unsigned int rounds, struct fit_result *r)
 {
-	static struct wsc_entry ent[FIT_BLOCK];
-	static struct wsc_result res[FIT_BLOCK];
+	struct fit_place place[ROUNDS_MAX];
 	struct wsc_submit sub[FIT_NR_SIZES];
 	unsigned int round;
 	size_t i;
-	int ret;
+	int ret = 0;
 
-	memset(ent, 0, sizeof(ent));
-	for (i = 0; i < FIT_BLOCK; i++)
-		ent[i].nr = c->wrapped_nr;
-	for (i = 0; i < FIT_NR_SIZES; i++) {
-		sub[i] = (struct wsc_submit){
-			.entries = (uintptr_t)ent,
-			.results = (uintptr_t)res,
-			.count = fit_sizes[i],
-		};
-	}
 	for (i = 0; i < FIT_NR_VARIANTS; i++) {
 		r->v[i].batch = i >= V_BATCH ? fit_sizes[i - V_BATCH] : 0;
 		r->v[i].n = 0;
@@ -294,13 +335,31 @@ static int fit_one(int fd, const struct fit_call *c, size_t nsamples,
 		if (!r->v[i].samples)
 			return -ENOMEM;
 	}
-	for (round = 0; round < rounds; round++) {
-		ret = fit_round(fd, sub, c, nsamples, round, rounds, r);
-		if (ret)
-			return ret;
+	for (round = 0; round < rounds; round++)
+		place[round] = (struct fit_place){ .fd = -1 };
+	for (round = 0; round < rounds && !ret; round++) {
+		struct fit_place *p = &place[round];
+
+		ret = fit_place_make(p, c);
+		if (ret) {
+			fprintf(stderr, "wsc bench: cannot prepare round %u: %s\n",
+				round + 1, strerror(-ret));
+			break;
+		}
+		for (i = 0; i < FIT_NR_SIZES; i++) {
+			sub[i] = (struct wsc_submit){
+				.entries = (uintptr_t)p->ent,
+				.results = (uintptr_t)p->res,
+				.count = fit_sizes[i],
+			};
+		}
+		ret = fit_round(p->fd, sub, c, nsamples, round, rounds, r);
+		if (!ret && check_results(c, p->res, FIT_BLOCK))
+			ret = -EIO;
 	}
-	if (check_results(c, res, FIT_BLOCK))
-		return -EIO;
+	fit_places_free(place, rounds);
+	if (ret)
+		return ret;
 	fit_spreads(r, rounds);
 	return 0;
 }
@@ -444,6 +503,7 @@ static int bench_fit_run(const struct fit_opts *o)
 			return ret;
 		ret = 1;
 	}
+	/* Each round opens its own (fit_one()); this one is for the message. */
 	fd = wsc_device_open();
 	if (fd < 0) {
 		fprintf(stderr, "wsc bench: cannot open /dev/%s: %s (is wsc.ko loaded?)\n",
@@ -462,7 +522,7 @@ static int bench_fit_run(const struct fit_opts *o)
 
 	clock_ns = clock_cost_ps() / 1000.0;
 	for (c = 0; c < FIT_NR_CALLS; c++) {
-		if (fit_one(fd, &fit_calls[c], nsamples, o->rounds, &res[c]))
+		if (fit_one(&fit_calls[c], nsamples, o->rounds, &res[c]))
 			goto out_free;
 	}
 	if (o->json)
