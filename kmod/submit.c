@@ -89,12 +89,13 @@ void wsc_submit_release(struct wsc_file *wf)
 }
 
 static void wsc_batch_layout(struct wsc_batch *b, struct wsc_buf *buf,
-			     u32 count)
+			     const struct wsc_submit *s)
 {
 	b->regs = &buf->regs;
 	b->ent = buf->ent;
 	b->res = (struct wsc_result *)&buf->ent[buf->cap];
-	b->count = count;
+	b->count = s->count;
+	b->flags = s->flags;
 }
 
 /*
@@ -253,7 +254,7 @@ long wsc_submit(struct file *file, struct wsc_submit __user *argp)
 		goto out_keep_buf;
 	}
 	if (likely(buf && s.count <= buf->cap)) {
-		wsc_batch_layout(&b, buf, s.count);
+		wsc_batch_layout(&b, buf, &s);
 		got = wsc_batch_get_unsafe(&b, &s);
 		user_access_end();
 	} else {
@@ -266,7 +267,7 @@ long wsc_submit(struct file *file, struct wsc_submit __user *argp)
 		}
 		kvfree(buf);
 		buf = bigger;
-		wsc_batch_layout(&b, buf, s.count);
+		wsc_batch_layout(&b, buf, &s);
 		got = wsc_batch_get(&b, &s);
 	}
 	ret = got < 0 ? got : wsc_batch_validate(&b, &error_index);
