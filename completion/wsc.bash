@@ -38,31 +38,29 @@ _wsc_cp_programs()
 		'') [ -n "${seen:-}" ] && break ;;
 		'  '[A-Z]*)
 			[ -n "${seen:-}" ] || continue
-			set -- $line
-			printf '%s\n' "$1"
+			read -r name _ <<< "$line"
+			printf '%s\n' "$name"
 			;;
 		esac
 	done
 }
 
-# _wsc_words WORDS...: COMPREPLY from WORDS that start with $cur.
+# _wsc_words "WORDS": COMPREPLY from the blank- or newline-separated
+# WORDS that start with $cur.
 _wsc_words()
 {
-	local IFS=$'\n'
-	COMPREPLY=($(compgen -W "$*" -- "$cur"))
+	mapfile -t COMPREPLY < <(compgen -W "$1" -- "$cur")
 }
 
 _wsc_files()
 {
-	local IFS=$'\n'
-	COMPREPLY=($(compgen -f -- "$cur"))
+	mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 	compopt -o filenames 2>/dev/null
 }
 
 _wsc_dirs()
 {
-	local IFS=$'\n'
-	COMPREPLY=($(compgen -d -- "$cur"))
+	mapfile -t COMPREPLY < <(compgen -d -- "$cur")
 	compopt -o filenames 2>/dev/null
 }
 
@@ -73,13 +71,13 @@ _wsc()
 
 	COMPREPLY=()
 	# The wsc typed (build/wsc, ~/bin/wsc, wsc on PATH) answers --list.
-	[[ $wsc == '~/'* ]] && wsc=$HOME/${wsc#'~/'}
+	[[ $wsc == \~/* ]] && wsc=$HOME/${wsc:2}
 
 	if ((COMP_CWORD == 1)); then
 		if [[ $cur == -* ]]; then
-			_wsc_words -h --help -V --version
+			_wsc_words "-h --help -V --version"
 		else
-			_wsc_words info bench klat cp ls trace
+			_wsc_words "info bench klat cp ls trace"
 		fi
 		return 0
 	fi
@@ -94,8 +92,7 @@ _wsc()
 			# trace's command and its arguments: complete as a
 			# command line of their own.
 			if ((i + 1 == COMP_CWORD)); then
-				local IFS=$'\n'
-				COMPREPLY=($(compgen -c -- "$cur"))
+				mapfile -t COMPREPLY < <(compgen -c -- "$cur" | sort -u)
 			else
 				_wsc_files
 			fi
@@ -132,11 +129,11 @@ _wsc()
 		return 0
 		;;
 	cp:--sweep)
-		_wsc_words threshold n
+		_wsc_words "threshold n"
 		return 0
 		;;
 	cp:--inject)
-		_wsc_words missing-source: unwritable-dest:
+		_wsc_words "missing-source: unwritable-dest:"
 		compopt -o nospace 2>/dev/null
 		return 0
 		;;
@@ -147,16 +144,15 @@ _wsc()
 			list+=("$done$p")
 		done < <(_wsc_cp_programs "$wsc")
 		local IFS=$'\n'
-		COMPREPLY=($(compgen -W "${list[*]}" -- "$cur"))
+		mapfile -t COMPREPLY < <(compgen -W "${list[*]}" -- "$cur")
 		return 0
 		;;
 	trace:-s | trace:--sort)
-		_wsc_words total calls errors mean p50 p99 max name nr
+		_wsc_words "total calls errors mean p50 p99 max name nr"
 		return 0
 		;;
 	trace:-p | trace:--pid)
-		local IFS=$'\n'
-		COMPREPLY=($(compgen -W "$(cd /proc 2>/dev/null && compgen -G '[0-9]*')" -- "$cur"))
+		_wsc_words "$(cd /proc 2>/dev/null && compgen -G '[0-9]*')"
 		return 0
 		;;
 	trace:-c | trace:--cgroup)
@@ -176,7 +172,7 @@ _wsc()
 		if [[ $sub == fit ]]; then
 			opts=$_wsc_opts_bench_fit
 		elif [[ $cur != -* ]] && ((args == 0)); then
-			_wsc_words $(_wsc_list "$wsc" bench) fit
+			_wsc_words "$(_wsc_list "$wsc" bench) fit"
 			return 0
 		else
 			opts=$_wsc_opts_bench
@@ -185,9 +181,9 @@ _wsc()
 	klat)
 		if [[ $cur != -* ]]; then
 			if ((args == 0)); then
-				_wsc_words $(_wsc_list "$wsc" klat) show reset
+				_wsc_words "$(_wsc_list "$wsc" klat) show reset"
 			elif ((args == 1)) && [[ $sub == show || $sub == reset ]]; then
-				_wsc_words $(_wsc_list "$wsc" klat)
+				_wsc_words "$(_wsc_list "$wsc" klat)"
 			fi
 			return 0
 		fi
@@ -209,7 +205,7 @@ _wsc()
 		;;
 	*) return 0 ;;
 	esac
-	[[ $cur == -* ]] && _wsc_words $opts
+	[[ $cur == -* ]] && _wsc_words "$opts"
 	return 0
 }
 
