@@ -21,6 +21,7 @@
 #   make style         checkpatch (and codespell) over the module and the
 #                      shared headers
 #   make install       PREFIX=/usr/local DESTDIR=; headers in include/wsc/
+#                      manual pages in MANDIR, bash completion in BASHCOMPDIR
 #   make V=1           show full commands
 
 VERSION := $(shell cat VERSION)
@@ -37,6 +38,10 @@ PREFIX ?= /usr/local
 LIBDIR ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man
+# Where bash-completion looks for a command's completion on its own
+# (any XDG_DATA_DIRS entry's bash-completion/completions, /usr/local too).
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 
 CC ?= cc
 CFLAGS ?= -O2 -g
@@ -279,6 +284,12 @@ fuzz: user $(if $(KERNEL),,module)
 	tools/vm-run --scratch 1G --timeout $(FUZZ_TIMEOUT) $(if $(KERNEL),--kernel $(KERNEL)) \
 		--env WSC_KO=$$ko -- sh -c "insmod $$ko && $(FUZZ) $(FUZZ_ARGS)"
 
+# The manual pages (man/, tests/tools/test_man checks them): libwsc(3),
+# a page per function (the .so link pages as they are), wsc(8) and one
+# per subcommand.
+MAN3_PAGES := $(wildcard man/*.3)
+MAN8_PAGES := $(wildcard man/*.8)
+
 # The headers go in a folder of their own, $(INCLUDEDIR)/wsc, laid out as
 # in the tree's -I flags (libwsc.h and the shared wsc_*.h side by side, the
 # uapi header as linux/wsc.h): a program includes <libwsc.h> with
@@ -303,6 +314,11 @@ install: all
 		include/wsc_experiments.h $(DESTDIR)$(WSC_INCLUDEDIR)/
 	install -m 644 include/uapi/linux/wsc.h $(DESTDIR)$(WSC_INCLUDEDIR)/linux/
 	install -m 755 $(CLI) $(DESTDIR)$(BINDIR)/
+	install -d $(DESTDIR)$(MANDIR)/man3 $(DESTDIR)$(MANDIR)/man8 \
+		$(DESTDIR)$(BASHCOMPDIR)
+	install -m 644 $(MAN3_PAGES) $(DESTDIR)$(MANDIR)/man3/
+	install -m 644 $(MAN8_PAGES) $(DESTDIR)$(MANDIR)/man8/
+	install -m 644 completion/wsc.bash $(DESTDIR)$(BASHCOMPDIR)/wsc
 
 # sparse over every file of the module (C=2: whether rebuilt or not), as a
 # check: the log is kept in $(B)/sparse.log and any line sparse (or the
