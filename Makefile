@@ -21,6 +21,14 @@
 #   make style         checkpatch (and codespell) over the module and the
 #                      shared headers
 #   make install       PREFIX=/usr/local DESTDIR=; headers in include/wsc/
+#   make dkms-install  the module's source and dkms.conf in /usr/src/wsc-VERSION,
+#                      added to DKMS and installed for KRELEASE
+#                      (DKMS_KERNELS= to name others; DESTDIR= only copies)
+#   make dkms-uninstall  the module out of DKMS (every kernel) and /usr/src
+#   make deb           the Debian packages (wsc-dkms, libwsc0.2, libwsc-dev,
+#                      wsc) in build/deb, checked by lintian
+#   make check-deb     the packages installed in a clean Debian 12 root, booted
+#                      in the VM, used, purged (tests/check-deb)
 #   make V=1           show full commands
 
 VERSION := $(shell cat VERSION)
@@ -288,7 +296,9 @@ fuzz: user $(if $(KERNEL),,module)
 # pkg-config --define-prefix finds a tree that was moved.
 WSC_INCLUDEDIR = $(INCLUDEDIR)/wsc
 pc_rel = $(patsubst $(PREFIX)/%,$${prefix}/%,$(1))
-install: all
+# What it installs, not `all`: the packages' build (make deb) has neither
+# the kernel's headers for the module nor cmocka for the tests.
+install: $(STATIC_LIB) $(SHARED_LIB) $(CLI)
 	install -d $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(WSC_INCLUDEDIR)/linux \
 		$(DESTDIR)$(BINDIR)
 	install -m 644 $(STATIC_LIB) $(DESTDIR)$(LIBDIR)/
@@ -303,6 +313,40 @@ install: all
 		include/wsc_experiments.h $(DESTDIR)$(WSC_INCLUDEDIR)/
 	install -m 644 include/uapi/linux/wsc.h $(DESTDIR)$(WSC_INCLUDEDIR)/linux/
 	install -m 755 $(CLI) $(DESTDIR)$(BINDIR)/
+
+# DKMS (Documentation/install.md): the module's source as kbuild needs it,
+# in the layout of this tree (kmod/ beside include/, see kmod/Kbuild), and
+# dkms.conf written from dkms/dkms.conf.in with VERSION, the one place the
+# version is kept.  With DESTDIR (the wsc-dkms package's build) only the
+# files; without, the tree is also added to DKMS and built and installed
+# for DKMS_KERNELS (default: KRELEASE, the kernel `make` builds for).
+DKMSDIR ?= /usr/src
+DKMS_SRC = $(DESTDIR)$(DKMSDIR)/wsc-$(VERSION)
+DKMS_KERNELS ?= $(KRELEASE)
+DKMS_KMOD_FILES = $(filter-out %.mod.c,$(wildcard kmod/*.c)) $(wildcard kmod/*.h) kmod/Kbuild
+DKMS_INCLUDE_FILES = $(wildcard include/wsc_*.h)
+.PHONY: dkms-install dkms-uninstall
+$(B)/dkms.conf: dkms/dkms.conf.in VERSION
+	$(call msg,GEN,$@)
+	$(Q)mkdir -p $(B)
+	$(Q)sed -e 's|@VERSION@|$(VERSION)|g' $< > $@
+
+dkms-install: $(B)/dkms.conf
+	rm -rf $(DKMS_SRC)
+	install -d $(DKMS_SRC)/kmod $(DKMS_SRC)/include/uapi/linux
+	install -m 644 $(DKMS_KMOD_FILES) $(DKMS_SRC)/kmod/
+	install -m 644 $(DKMS_INCLUDE_FILES) $(DKMS_SRC)/include/
+	install -m 644 include/uapi/linux/wsc.h $(DKMS_SRC)/include/uapi/linux/
+	install -m 644 $(B)/dkms.conf $(DKMS_SRC)/
+ifeq ($(DESTDIR),)
+	dkms remove wsc/$(VERSION) --all >/dev/null 2>&1 || true
+	dkms add wsc/$(VERSION)
+	$(foreach k,$(DKMS_KERNELS),dkms install wsc/$(VERSION) -k $(k) &&) true
+endif
+
+dkms-uninstall:
+	dkms remove wsc/$(VERSION) --all || true
+	rm -rf $(DKMS_SRC)
 
 # sparse over every file of the module (C=2: whether rebuilt or not), as a
 # check: the log is kept in $(B)/sparse.log and any line sparse (or the
