@@ -149,7 +149,7 @@ $(STATIC_LIB): $(LIB_OBJS)
 
 $(SHARED_LIB): $(LIB_OBJS) user/lib/libwsc.map
 	$(call msg,LD,$@)
-	$(Q)$(CC) -shared -Wl,-soname,$(SONAME) \
+	$(Q)$(CC) $(LDFLAGS) -shared -Wl,-soname,$(SONAME) \
 		-Wl,--version-script,user/lib/libwsc.map -o $@ $(LIB_OBJS) \
 		$(NL_LIBS) -lm
 	$(Q)ln -sf libwsc.so.$(VERSION) $(B)/$(SONAME)
@@ -173,7 +173,7 @@ $(CLI_ARCHIVE): $(filter-out $(CLI_MAIN_OBJ),$(CLI_OBJS))
 
 $(CLI): $(CLI_MAIN_OBJ) $(CLI_ARCHIVE) $(STATIC_LIB)
 	$(call msg,LD,$@)
-	$(Q)$(CC) -o $@ $(CLI_MAIN_OBJ) $(CLI_ARCHIVE) $(STATIC_LIB) $(NL_LIBS) \
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(CLI_MAIN_OBJ) $(CLI_ARCHIVE) $(STATIC_LIB) $(NL_LIBS) \
 		$(URING_LIBS) -lm -lpthread
 
 # Tests link the CLI's archive too: those that test the CLI's pieces
@@ -314,7 +314,7 @@ install: $(STATIC_LIB) $(SHARED_LIB) $(CLI)
 	install -m 644 include/uapi/linux/wsc.h $(DESTDIR)$(WSC_INCLUDEDIR)/linux/
 	install -m 755 $(CLI) $(DESTDIR)$(BINDIR)/
 
-# DKMS (Documentation/install.md): the module's source as kbuild needs it,
+# DKMS (README.md, "Install with DKMS or as Debian packages"): the module's source as kbuild needs it,
 # in the layout of this tree (kmod/ beside include/, see kmod/Kbuild), and
 # dkms.conf written from dkms/dkms.conf.in with VERSION, the one place the
 # version is kept.  With DESTDIR (the wsc-dkms package's build) only the
@@ -347,6 +347,24 @@ endif
 dkms-uninstall:
 	dkms remove wsc/$(VERSION) --all || true
 	rm -rf $(DKMS_SRC)
+
+# The Debian packages (debian/), built by tools/build-deb in a copy of the
+# tree in build/deb, the .debs beside it, lintian's verdict at the end.
+# check-deb installs them in a clean Debian 12 root and boots it in the
+# VM; check-dkms builds the module with DKMS for each kernel of the
+# matrix here (the host builds, never loads).
+.PHONY: deb deps-deb check-deb check-dkms
+deps-deb:
+	$(Q)tools/install-deps --base --deb
+
+deb: deps-deb
+	$(Q)tools/build-deb $(B)/deb
+
+check-deb: deb
+	$(Q)tests/check-deb $(B)/deb
+
+check-dkms: deps-deb
+	$(Q)tests/check-dkms
 
 # sparse over every file of the module (C=2: whether rebuilt or not), as a
 # check: the log is kept in $(B)/sparse.log and any line sparse (or the
