@@ -314,9 +314,9 @@ install: $(STATIC_LIB) $(SHARED_LIB) $(CLI)
 	install -m 644 include/uapi/linux/wsc.h $(DESTDIR)$(WSC_INCLUDEDIR)/linux/
 	install -m 755 $(CLI) $(DESTDIR)$(BINDIR)/
 
-# DKMS (README.md, "Install with DKMS or as Debian packages"): the module's source as kbuild needs it,
-# in the layout of this tree (kmod/ beside include/, see kmod/Kbuild), and
-# dkms.conf written from dkms/dkms.conf.in with VERSION, the one place the
+# DKMS (README.md, "Install with DKMS or as Debian packages"): the
+# module's source as kbuild needs it, in the layout of this tree (kmod/
+# beside include/, see kmod/Kbuild), and dkms.conf written from dkms/dkms.conf.in with VERSION, the one place the
 # version is kept.  With DESTDIR (the wsc-dkms package's build) only the
 # files; without, the tree is also added to DKMS and built and installed
 # for DKMS_KERNELS (default: KRELEASE, the kernel `make` builds for).
