@@ -22,6 +22,14 @@
 #                      shared headers
 #   make install       PREFIX=/usr/local DESTDIR=; headers in include/wsc/
 #                      manual pages in MANDIR, bash completion in BASHCOMPDIR
+#   make dkms-install  the module's source and dkms.conf in /usr/src/wsc-VERSION,
+#                      added to DKMS and installed for KRELEASE
+#                      (DKMS_KERNELS= to name others; DESTDIR= only copies)
+#   make dkms-uninstall  the module out of DKMS (every kernel) and /usr/src
+#   make deb           the Debian packages (wsc-dkms, libwsc0.2, libwsc-dev,
+#                      wsc) in build/deb, checked by lintian
+#   make check-deb     the packages installed in a clean Debian 12 root, booted
+#                      in the VM, used, purged (tests/check-deb)
 #   make V=1           show full commands
 
 VERSION := $(shell cat VERSION)
@@ -146,7 +154,7 @@ $(STATIC_LIB): $(LIB_OBJS)
 
 $(SHARED_LIB): $(LIB_OBJS) user/lib/libwsc.map
 	$(call msg,LD,$@)
-	$(Q)$(CC) -shared -Wl,-soname,$(SONAME) \
+	$(Q)$(CC) $(LDFLAGS) -shared -Wl,-soname,$(SONAME) \
 		-Wl,--version-script,user/lib/libwsc.map -o $@ $(LIB_OBJS) \
 		$(NL_LIBS) -lm
 	$(Q)ln -sf libwsc.so.$(VERSION) $(B)/$(SONAME)
@@ -170,7 +178,7 @@ $(CLI_ARCHIVE): $(filter-out $(CLI_MAIN_OBJ),$(CLI_OBJS))
 
 $(CLI): $(CLI_MAIN_OBJ) $(CLI_ARCHIVE) $(STATIC_LIB)
 	$(call msg,LD,$@)
-	$(Q)$(CC) -o $@ $(CLI_MAIN_OBJ) $(CLI_ARCHIVE) $(STATIC_LIB) $(NL_LIBS) \
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(CLI_MAIN_OBJ) $(CLI_ARCHIVE) $(STATIC_LIB) $(NL_LIBS) \
 		$(URING_LIBS) -lm -lpthread
 
 # Tests link the CLI's archive too: those that test the CLI's pieces
@@ -299,7 +307,9 @@ MAN8_PAGES := $(wildcard man/*.8)
 # pkg-config --define-prefix finds a tree that was moved.
 WSC_INCLUDEDIR = $(INCLUDEDIR)/wsc
 pc_rel = $(patsubst $(PREFIX)/%,$${prefix}/%,$(1))
-install: all
+# What it installs, not `all`: the packages' build (make deb) has neither
+# the kernel's headers for the module nor cmocka for the tests.
+install: $(STATIC_LIB) $(SHARED_LIB) $(CLI)
 	install -d $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(WSC_INCLUDEDIR)/linux \
 		$(DESTDIR)$(BINDIR)
 	install -m 644 $(STATIC_LIB) $(DESTDIR)$(LIBDIR)/
@@ -319,6 +329,58 @@ install: all
 	install -m 644 $(MAN3_PAGES) $(DESTDIR)$(MANDIR)/man3/
 	install -m 644 $(MAN8_PAGES) $(DESTDIR)$(MANDIR)/man8/
 	install -m 644 completion/wsc.bash $(DESTDIR)$(BASHCOMPDIR)/wsc
+
+# DKMS (README.md, "Install with DKMS or as Debian packages"): the
+# module's source as kbuild needs it, in the layout of this tree (kmod/
+# beside include/, see kmod/Kbuild), and dkms.conf written from dkms/dkms.conf.in with VERSION, the one place the
+# version is kept.  With DESTDIR (the wsc-dkms package's build) only the
+# files; without, the tree is also added to DKMS and built and installed
+# for DKMS_KERNELS (default: KRELEASE, the kernel `make` builds for).
+DKMSDIR ?= /usr/src
+DKMS_SRC = $(DESTDIR)$(DKMSDIR)/wsc-$(VERSION)
+DKMS_KERNELS ?= $(KRELEASE)
+DKMS_KMOD_FILES = $(filter-out %.mod.c,$(wildcard kmod/*.c)) $(wildcard kmod/*.h) kmod/Kbuild
+DKMS_INCLUDE_FILES = $(wildcard include/wsc_*.h)
+.PHONY: dkms-install dkms-uninstall
+$(B)/dkms.conf: dkms/dkms.conf.in VERSION
+	$(call msg,GEN,$@)
+	$(Q)mkdir -p $(B)
+	$(Q)sed -e 's|@VERSION@|$(VERSION)|g' $< > $@
+
+dkms-install: $(B)/dkms.conf
+	rm -rf $(DKMS_SRC)
+	install -d $(DKMS_SRC)/kmod $(DKMS_SRC)/include/uapi/linux
+	install -m 644 $(DKMS_KMOD_FILES) $(DKMS_SRC)/kmod/
+	install -m 644 $(DKMS_INCLUDE_FILES) $(DKMS_SRC)/include/
+	install -m 644 include/uapi/linux/wsc.h $(DKMS_SRC)/include/uapi/linux/
+	install -m 644 $(B)/dkms.conf $(DKMS_SRC)/
+ifeq ($(DESTDIR),)
+	dkms remove wsc/$(VERSION) --all >/dev/null 2>&1 || true
+	dkms add wsc/$(VERSION)
+	$(foreach k,$(DKMS_KERNELS),dkms install wsc/$(VERSION) -k $(k) &&) true
+endif
+
+dkms-uninstall:
+	dkms remove wsc/$(VERSION) --all || true
+	rm -rf $(DKMS_SRC)
+
+# The Debian packages (debian/), built by tools/build-deb in a copy of the
+# tree in build/deb, the .debs beside it, lintian's verdict at the end.
+# check-deb installs them in a clean Debian 12 root and boots it in the
+# VM; check-dkms builds the module with DKMS for each kernel of the
+# matrix here (the host builds, never loads).
+.PHONY: deb deps-deb check-deb check-dkms
+deps-deb:
+	$(Q)tools/install-deps --base --deb
+
+deb: deps-deb
+	$(Q)tools/build-deb $(B)/deb
+
+check-deb: deb
+	$(Q)tests/check-deb $(B)/deb
+
+check-dkms: deps-deb
+	$(Q)tests/check-dkms
 
 # sparse over every file of the module (C=2: whether rebuilt or not), as a
 # check: the log is kept in $(B)/sparse.log and any line sparse (or the

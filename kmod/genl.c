@@ -205,6 +205,14 @@ struct genl_family wsc_genl_family __ro_after_init = {
 	.n_ops		= ARRAY_SIZE(wsc_genl_ops),
 };
 
+/*
+ * The alias "net-pf-16-proto-16-family-syscall_lat": when a resolve of the
+ * family finds no such family, genetlink's controller asks modprobe for
+ * it, so an installed wsc (DKMS or the wsc-dkms package) is loaded by the
+ * first `wsc klat` or `wsc trace` without a modprobe of its own.
+ */
+MODULE_ALIAS_GENL_FAMILY(WSC_LAT_GENL_NAME);
+
 /**
  * wsc_genl_init() - register the generic netlink family "syscall_lat"
  *
