@@ -10,8 +10,8 @@
 
 # The options of each subcommand, as its --help prints them.
 _wsc_opts_info='-j --json -h --help'
-_wsc_opts_bench='-n --iters -c --cpus -s --size -j --json --csv -a --all -o --out -l --list -h --help'
-_wsc_opts_bench_fit='-n --iters -c --cpu -j --json --csv -h --help'
+_wsc_opts_bench='-n --iters -r --rounds -c --cpus -s --size -j --json --csv -a --all -o --out -l --list -h --help'
+_wsc_opts_bench_fit='-n --iters -r --rounds -c --cpu -j --json --csv -h --help'
 _wsc_opts_klat='-n --iters -c --cpus -j --json --csv -l --list -h --help'
 _wsc_opts_cp='-n --transactions -s --size -t --threshold -r --repetitions -c --cpu --cold --dir --keep -p --programs --sweep --inject -j --json --csv -h --help'
 _wsc_opts_ls='-l --long --conventional --compare -r --repetitions -j --json --csv --dir --keep -h --help'
@@ -105,7 +105,7 @@ _wsc()
 			case ${COMP_WORDS[i - 1]} in
 			-n | --iters | -c | --cpus | --cpu | -s | --size | --csv | -o | --out | \
 				--transactions | -t | --threshold | -r | --repetitions | \
-				-p | --programs | --dir | --sweep | --inject | --pid | \
+				--rounds | -p | --programs | --dir | --sweep | --inject | --pid | \
 				--cgroup | -d | --duration | --sort | --output) continue ;;
 			esac
 			((args == 0)) && sub=$w
@@ -161,7 +161,7 @@ _wsc()
 		;;
 	*:-n | *:--iters | *:-c | *:--cpus | *:--cpu | *:-s | *:--size | \
 		*:--transactions | *:-t | *:--threshold | *:-r | *:--repetitions | \
-		*:-d | *:--duration)
+		*:--rounds | *:-d | *:--duration)
 		return 0	# a number
 		;;
 	esac

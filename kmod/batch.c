@@ -67,7 +67,7 @@ static __always_inline bool wsc_nr_allowed(u32 nr)
 static_assert(offsetof(struct wsc_entry, flags) == 4);
 static_assert(offsetof(struct wsc_entry, ref_mask) == 6);
 static_assert(offsetof(struct wsc_entry, reserved) == 7);
-/* The copy-in loop moves an entry as seven words. */
+/* The copy-in (kmod/submit.c) moves an entry as seven words. */
 static_assert(sizeof(struct wsc_entry) == 7 * sizeof(u64));
 
 static __always_inline int wsc_entry_validate(const struct wsc_entry *e,
@@ -90,49 +90,27 @@ static __always_inline int wsc_entry_validate(const struct wsc_entry *e,
 }
 
 /**
- * wsc_batch_copy_in() - copy the entries in once, then validate each
- * @b:           the batch; b->ent receives b->count entries
- * @uent:        the caller's array
+ * wsc_batch_validate() - check every entry before anything runs
+ * @b:           the batch, its entries copied in (kmod/submit.c)
  * @error_index: set to the first malformed entry on failure
  *
- * Validation runs on the kernel's copy, so the caller cannot change an
- * entry after it was checked.  Nothing runs until every entry passed.
+ * The checks run on the kernel's copy, so the caller cannot change an
+ * entry after it was checked, and after the user-access window closed:
+ * a check may call out of line (a bounds check of a kernel built with
+ * UBSAN_BOUNDS, as Debian's 7.x is), and objtool refuses any call inside
+ * a window.
  *
- * The copy and the checks are two loops: only plain moves run while user
- * memory is open to the kernel.  A check may call out of line (a bounds
- * check of a kernel built with UBSAN_BOUNDS, as Debian's 7.x is), and
- * objtool refuses any call inside a user-access window.
- *
- * Return: 0 when every entry may run; -EFAULT when the array cannot be
- * read; -EINVAL for a non-zero reserved field, an unknown flag or a
- * reference that does not point to an earlier entry; -ENOSYS for a number
- * that is not on the allowlist.
+ * Return: 0 when every entry may run; -EINVAL for a non-zero reserved
+ * field, an unknown flag or a reference that does not point to an
+ * earlier entry; -ENOSYS for a number that is not on the allowlist.
  */
-int wsc_batch_copy_in(struct wsc_batch *b, const struct wsc_entry __user *uent,
-		      u32 *error_index)
+int wsc_batch_validate(const struct wsc_batch *b, u32 *error_index)
 {
-	struct wsc_entry *ent = b->ent;
-	u32 count = b->count, i;
+	const struct wsc_entry *ent = b->ent;
+	u32 i;
 	int ret;
 
-	if (!user_read_access_begin(uent, count * sizeof(*uent)))
-		return -EFAULT;
-	for (i = 0; i < count; i++) {
-		const u64 __user *from = (const u64 __user *)&uent[i];
-		u64 *to = (u64 *)&ent[i];
-
-		/* Word by word: see wsc_batch_copy_out(). */
-		unsafe_get_user(to[0], &from[0], efault);
-		unsafe_get_user(to[1], &from[1], efault);
-		unsafe_get_user(to[2], &from[2], efault);
-		unsafe_get_user(to[3], &from[3], efault);
-		unsafe_get_user(to[4], &from[4], efault);
-		unsafe_get_user(to[5], &from[5], efault);
-		unsafe_get_user(to[6], &from[6], efault);
-	}
-	user_read_access_end();
-
-	for (i = 0; i < count; i++) {
+	for (i = 0; i < b->count; i++) {
 		ret = wsc_entry_validate(&ent[i], *(const u64 *)&ent[i], i);
 		if (unlikely(ret)) {
 			*error_index = i;
@@ -140,9 +118,6 @@ int wsc_batch_copy_in(struct wsc_batch *b, const struct wsc_entry __user *uent,
 		}
 	}
 	return 0;
-efault:
-	user_read_access_end();
-	return -EFAULT;
 }
 
 /**

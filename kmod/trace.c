@@ -24,6 +24,7 @@
  * apart).  Documentation/trace.md has the figures and the limits.
  */
 #include <linux/atomic.h>
+#include <linux/bitmap.h>
 #include <linux/cgroup.h>
 #include <linux/compat.h>
 #include <linux/err.h>
@@ -130,6 +131,10 @@ struct wsc_trace_cpu {
  * a reset, and as long as a reader holds a reference
  * @cgrp:     the target cgroup (referenced), or NULL for a process tree
  * @keys:     WSC_TRACE_SLOTS keys: a task_struct pointer or WSC_TRACE_KEY_*
+ * @homes:    WSC_TRACE_SLOTS bits: bit h is set once a task whose hash is
+ *            h has held a slot, and stays set until the trace is freed;
+ *            a task whose bit is clear has no slot, which is the one test
+ *            an untraced task's system call pays
  * @slots:    the slots of @keys
  * @cpu:      per possible CPU (nr_cpu_ids pointers)
  * @hists:    histograms in each CPU's pool
@@ -158,6 +163,7 @@ struct wsc_trace_cpu {
 struct wsc_trace {
 	struct cgroup *cgrp;
 	unsigned long *keys;
+	unsigned long *homes;
 	struct wsc_trace_slot *slots;
 	struct wsc_trace_cpu **cpu;
 	unsigned int hists;
@@ -193,6 +199,16 @@ static DECLARE_WORK(wsc_trace_end_work, wsc_trace_end_fn);
 
 /* ---- the table of followed tasks ---- */
 
+/*
+ * Can @tsk hold a slot?  False is certain; true means "look": a task
+ * whose hash another followed task shares is looked up in vain.
+ */
+static __always_inline bool wsc_trace_may_follow(struct wsc_trace *t,
+						 struct task_struct *tsk)
+{
+	return test_bit(hash_ptr(tsk, WSC_TRACE_SLOT_BITS), t->homes);
+}
+
 /* @tsk's slot, or NULL.  Lock-free: only @tsk's own key can match. */
 static struct wsc_trace_slot *wsc_trace_find(struct wsc_trace *t,
 					     struct task_struct *tsk)
@@ -200,6 +216,12 @@ static struct wsc_trace_slot *wsc_trace_find(struct wsc_trace *t,
 	unsigned int i = hash_ptr(tsk, WSC_TRACE_SLOT_BITS), n;
 	unsigned long key;
 
+	/*
+	 * The bit is set before the key is published (wsc_trace_claim()):
+	 * a clear bit is a key not yet published, as a key not found is.
+	 */
+	if (!test_bit(i, t->homes))
+		return NULL;
 	for (n = 0; n < WSC_TRACE_PROBES; n++, i = (i + 1) & WSC_TRACE_SLOT_MASK) {
 		/* Pairs with the release in wsc_trace_claim(). */
 		key = smp_load_acquire(&t->keys[i]);
@@ -219,7 +241,7 @@ static struct wsc_trace_slot *wsc_trace_find(struct wsc_trace *t,
 static struct wsc_trace_slot *wsc_trace_claim(struct wsc_trace *t,
 					      struct task_struct *tsk)
 {
-	unsigned int i = hash_ptr(tsk, WSC_TRACE_SLOT_BITS), n;
+	unsigned int home = hash_ptr(tsk, WSC_TRACE_SLOT_BITS), i = home, n;
 	struct wsc_trace_slot *s;
 	unsigned long key;
 
@@ -235,9 +257,12 @@ static struct wsc_trace_slot *wsc_trace_claim(struct wsc_trace *t,
 		/* Counted before anyone can give it back. */
 		atomic_inc(&t->live);
 		atomic64_inc(&t->followed);
+		set_bit(home, t->homes);
 		/*
-		 * Publishes the slot made ready above: pairs with the acquire
-		 * in wsc_trace_find().
+		 * Publishes the slot made ready above, and the home bit: pairs
+		 * with the acquire in wsc_trace_find().  The exit probe's
+		 * barrier pairs with the one in wsc_trace_follow() for the bit
+		 * as for the key: it is written first.
 		 */
 		smp_store_release(&t->keys[i], (unsigned long)tsk);
 		return s;
@@ -465,15 +490,19 @@ static void wsc_trace_on_sys_enter(void *data, struct pt_regs *regs, long id)
 static void wsc_trace_no_entry(struct wsc_trace *t, struct pt_regs *regs,
 			       long ret, struct wsc_trace_slot *s)
 {
-	long nr = syscall_get_nr(current, regs);
+	long nr;
 
+	/* An untraced task of a process tree's trace: the common case. */
+	if (!t->cgrp && !s)
+		return;
 	/* 32-bit calls are not ours to judge: counted as foreign at entry. */
 	if (in_compat_syscall())
 		return;
+	nr = syscall_get_nr(current, regs);
 	if (ret == 0 && (nr == __NR_clone || nr == __NR_clone3 ||
 			 nr == __NR_fork || nr == __NR_vfork))
 		return;
-	if (t->cgrp ? !wsc_trace_in_cgroup(t, current) : !s)
+	if (t->cgrp && !wsc_trace_in_cgroup(t, current))
 		return;
 	wsc_trace_this_cpu(t)->unmatched++;
 }
@@ -481,11 +510,20 @@ static void wsc_trace_no_entry(struct wsc_trace *t, struct pt_regs *regs,
 static void wsc_trace_sys_exit(struct wsc_trace *t, struct pt_regs *regs,
 			       long ret)
 {
-	u64 now = ktime_get_ns();
-	struct wsc_trace_slot *s;
+	struct wsc_trace_slot *s = NULL;
 	unsigned int nr;
+	u64 now = 0;
 
-	s = wsc_trace_find(t, current);
+	/*
+	 * Every task's system calls come here while a trace is active: an
+	 * untraced one pays the test of its home bit and nothing more, no
+	 * clock read.  A traced one reads the clock before the lookup, so
+	 * that the lookup is not part of its call's time.
+	 */
+	if (wsc_trace_may_follow(t, current)) {
+		now = ktime_get_ns();
+		s = wsc_trace_find(t, current);
+	}
 	if (unlikely(!s || s->nr == WSC_TRACE_NO_CALL)) {
 		wsc_trace_no_entry(t, regs, ret, s);
 		return;
@@ -651,6 +689,7 @@ static void wsc_trace_free(struct kref *ref)
 	}
 	kvfree(t->slots);
 	kvfree(t->keys);
+	bitmap_free(t->homes);
 	if (t->cgrp)
 		cgroup_put(t->cgrp);
 	kfree(t->cgroup);
@@ -671,10 +710,11 @@ static struct wsc_trace *wsc_trace_alloc(void)
 	t->hists = trace_hists;
 	t->keys = kvcalloc(WSC_TRACE_SLOTS, sizeof(*t->keys),
 			   GFP_KERNEL_ACCOUNT);
+	t->homes = bitmap_zalloc(WSC_TRACE_SLOTS, GFP_KERNEL_ACCOUNT);
 	t->slots = kvcalloc(WSC_TRACE_SLOTS, sizeof(*t->slots),
 			    GFP_KERNEL_ACCOUNT);
 	t->cpu = kcalloc(nr_cpu_ids, sizeof(*t->cpu), GFP_KERNEL_ACCOUNT);
-	if (!t->keys || !t->slots || !t->cpu)
+	if (!t->keys || !t->homes || !t->slots || !t->cpu)
 		goto err_free;
 	for_each_possible_cpu(cpu) {
 		c = kvzalloc_node(sizeof(*c), GFP_KERNEL_ACCOUNT,

@@ -131,8 +131,7 @@ struct wsc_batch {
 	u32 flags;
 };
 
-int wsc_batch_copy_in(struct wsc_batch *b, const struct wsc_entry __user *uent,
-		      u32 *error_index);
+int wsc_batch_validate(const struct wsc_batch *b, u32 *error_index);
 long wsc_batch_run(struct wsc_batch *b);
 
 /*
@@ -147,6 +146,22 @@ static __always_inline bool wsc_is_restart(long ret)
 }
 int wsc_batch_copy_out(const struct wsc_batch *b,
 		       struct wsc_result __user *ures, u32 done);
+
+/* submit.c: WSC_IOC_SUBMIT, from the ioctl's argument to its results. */
+
+struct wsc_buf;
+
+/**
+ * struct wsc_file - what one open of /dev/wsc keeps
+ * @spare: the last submission's working memory, kept for the next; NULL
+ *         before the first and while a submission holds it
+ */
+struct wsc_file {
+	struct wsc_buf *spare;
+};
+
+long wsc_submit(struct file *file, struct wsc_submit __user *argp);
+void wsc_submit_release(struct wsc_file *wf);
 
 /* device.c: /dev/wsc. */
 int wsc_device_init(void);

@@ -16,6 +16,7 @@ call.  Exits 1 with the first difference.
 """
 import csv
 import json
+import statistics
 import sys
 
 KLAT_KEYS = ("experiment", "description", "iterations", "cpus", "warmup",
@@ -129,8 +130,20 @@ def check(call, jpath, cpath, iters):
             fail(f"{call} {name}: net_median_ns")
         if conv is None:
             conv = v["median_ns"]
+            conv_samples = samples
         if conv and abs(v["ratio"] - v["median_ns"] / conv) > 0.0005:
             fail(f"{call} {name}: ratio {v['ratio']}")
+        # The ratio in each round, from the CSV: stretches of n samples.
+        rounds = d["rounds"]
+        n = min(len(samples), len(conv_samples)) // rounds
+        if n:
+            per_round = [statistics.median(samples[k * n:(k + 1) * n]) / batch /
+                         statistics.median(conv_samples[k * n:(k + 1) * n])
+                         for k in range(rounds)]
+            lo, hi = v["ratio_spread"]
+            if abs(lo - min(per_round)) > 0.0005 or abs(hi - max(per_round)) > 0.0005:
+                fail(f"{call} {name}: ratio_spread {v['ratio_spread']}, the CSV gives "
+                     f"[{min(per_round):.4f}, {max(per_round):.4f}]")
     extra = set(rows) - set(names)
     if extra:
         fail(f"{call}: CSV rows of {sorted(extra)}")

@@ -31,12 +31,21 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 for call in ('nop', 'getpid'):
     c = d[call]
-    for k in ('syscall_ns', 'ioctl_ns', 'batched_ns', 'fixed_ns', 'per_call_ns', 'speedup'):
+    for k in ('syscall_ns', 'ioctl_ns', 'batched_ns', 'fixed_ns', 'per_call_ns', 'speedup',
+              'break_even', 'batch64_ratio'):
         assert k in c, (call, k)
+        # Every figure has its spread over the rounds: [lowest, highest].
+        lo, hi = c[k + '_spread'] if k != 'batched_ns' else (0, 0)
+        assert k == 'batched_ns' or c[k] is None or lo <= c[k] <= (hi if hi is not None else c[k]), (call, k)
     assert sorted(int(b) for b in c['batched_ns']) == [1, 2, 4, 8, 16, 64]
+    assert sorted(c['batched_ns_spread']) == sorted(c['batched_ns'])
+    assert all(lo <= c['batched_ns'][b] <= hi for b, (lo, hi) in c['batched_ns_spread'].items())
     assert c['syscall_ns'] > 0 and all(v > 0 for v in c['batched_ns'].values())
+assert d['rounds'] == 5 and d['fit'] == 'theil-sen'
 assert d['environment']['hardware_counters'] in (True, False)
 PY"
+check "wsc bench fit --rounds 3 --json: 3 rounds" sh -c \
+	"$wsc bench fit --iters 640 --rounds 3 --json | $python -c 'import json,sys; assert json.load(sys.stdin)[\"rounds\"] == 3'"
 check "wsc bench fit --csv writes every sample" sh -c \
 	"$wsc bench fit --iters 640 --csv $out/s.csv >/dev/null && test \$(wc -l < $out/s.csv) -eq \$((1 + 2 * 8 * 10)) && test ! -e $out/s.csv.tmp"
 
@@ -48,6 +57,8 @@ check "--iters 0: exit 2" test "$(exit_code $wsc bench fit --iters 0)" -eq 2
 check "--iters -5: exit 2" test "$(exit_code $wsc bench fit --iters -5)" -eq 2
 check "--iters 12abc: exit 2" test "$(exit_code $wsc bench fit --iters 12abc)" -eq 2
 check "--iters absurd: exit 2" test "$(exit_code $wsc bench fit --iters 99999999999999999999)" -eq 2
+check "--rounds 0: exit 2" test "$(exit_code $wsc bench fit --rounds 0)" -eq 2
+check "--rounds 101: exit 2" test "$(exit_code $wsc bench fit --rounds 101)" -eq 2
 check "--cpu out of range: exit 2" test "$(exit_code $wsc bench fit --cpu 4096)" -eq 2
 check "unknown option: exit 2" test "$(exit_code $wsc info --bogus)" -eq 2
 check "unwritable --csv: exit 2, no file" sh -c \

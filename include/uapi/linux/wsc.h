@@ -40,13 +40,12 @@
  *                  would bypass it).
  *
  *       Then, still before anything runs, every page of @results is probed
- *       for writing (-EFAULT if one cannot be written): the probe writes a
- *       zero byte at @results' first byte and at the start of every later
- *       page the array spans.  A refused submission above leaves @results
- *       untouched; past the probe, whatever the ioctl returns, those bytes
- *       may be zero in every slot that holds no result: past N after a
- *       short return, everywhere after an interrupted first entry (EINTR)
- *       or a failed probe.
+ *       for writing (-EFAULT if one cannot be written): the probe reads
+ *       @results' first byte and the first byte of every later page the
+ *       array spans and writes each back unchanged.  Slots that hold no
+ *       result (past N after a short return, all of them after a refusal
+ *       or an interrupted first entry) keep what the caller left there,
+ *       unless another thread wrote them while the probe ran.
  *
  * Execution rules:
  *   - A result is a failure when it lies in [-4095, -1], as for any system

@@ -27,6 +27,7 @@
 #include <stdio.h>
 
 #include "common/counters.h"
+#include "common/rounds.h"
 #include "libwsc.h"
 
 struct io_uring_sqe;
@@ -52,11 +53,13 @@ enum {
 /**
  * struct bench_opts - what the command line asked for
  * @iters: samples per variant
+ * @rounds: the stretches of samples each ratio is also computed over
  * @size:  bytes per read or write where --size applies
  * @cpu:   the measuring CPU; @partner: the woken thread's CPU
  */
 struct bench_opts {
 	uint64_t iters;
+	unsigned int rounds;
 	size_t size;
 	int cpu;
 	int partner;
@@ -142,6 +145,9 @@ const struct bench_call *bench_find(const char *name);
  * @timer_ps: the clock's cost per call: a clock read over the batch
  * @ratio:    the median per call over the conventional call's
  * @net_ratio: the same, of the medians net of the clock
+ * @ratio_rounds, @net_ratio_rounds: the same ratios computed in each
+ *            round (a stretch of consecutive samples) on its own, over
+ *            the rounds
  * @ctr, @ctr_open: its hardware counters, when they could be opened
  * @ctr_val:  counts per call, scaled for multiplexing
  */
@@ -157,6 +163,8 @@ struct bench_variant {
 	uint64_t timer_ps;
 	double ratio;
 	double net_ratio;
+	struct spread ratio_rounds;
+	struct spread net_ratio_rounds;
 	struct counter_group ctr;
 	bool ctr_open;
 	bool ctr_read;
@@ -171,6 +179,7 @@ struct bench_variant {
  * @skipped:   the variants that do not exist for this call, and why
  * @clock_ps:  median cost of one clock_gettime(CLOCK_MONOTONIC), this run
  * @warmup:    samples per variant run first and discarded
+ * @rounds:    how many stretches of the samples the ratios' spread is over
  * @verified:  every result of every sample was checked and right
  * @counters_why: why there are no hardware counters ("" when there are)
  */
@@ -183,6 +192,7 @@ struct bench_result {
 	uint64_t iters;
 	uint64_t clock_ps;
 	uint64_t warmup;
+	unsigned int rounds;
 	bool verified;
 	char counters_why[192];
 };

@@ -11,6 +11,15 @@
  * (reported beside the results) is spread thin; the clock is not
  * subtracted.  The wrapped variants submit prebuilt entries with the
  * ioctl itself: this measures the mechanism, not the batch builder.
+ *
+ * The run is cut into rounds (--rounds, default 5), each with its own
+ * warm-up; every figure is computed once per round from that round's
+ * medians, and reported as the median over the rounds with the smallest
+ * and largest round beside it.  The line through the batch sizes is a
+ * Theil-Sen fit (common/rounds.h): one wild median moves one of fifteen
+ * pairwise slopes, not the line.  The headline is the ratio measured
+ * directly at the largest batch (plain over batch 64, per call), which
+ * no fit stands between (Documentation/results/bench.md, "Which figure").
  */
 #include <errno.h>
 #include <getopt.h>
@@ -18,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -30,6 +40,7 @@
 #include "common/csv.h"
 #include "common/env.h"
 #include "common/progress.h"
+#include "common/rounds.h"
 #include "libwsc.h"
 
 /* Calls per sample; also the largest batch. */
@@ -64,19 +75,26 @@ static const struct fit_call fit_calls[] = {
 
 struct fit_variant {
 	unsigned int batch;	/* 0 for the plain call */
-	double *samples;	/* ns per call, one per block */
+	double *samples;	/* ns per call, one per block, round by round */
 	size_t n;
-	double median;
+	double median[ROUNDS_MAX];	/* per round */
+	struct spread ns;	/* of @median over the rounds */
+};
+
+/* What one round found: the figures below, from its own medians. */
+struct fit_figures {
+	double fixed_ns, per_call_ns, speedup, ratio64, break_even;
 };
 
 struct fit_result {
 	struct fit_variant v[FIT_NR_VARIANTS];
-	double fixed_ns, per_call_ns, speedup, break_even;
-	int fit_error;
+	struct fit_figures round[ROUNDS_MAX];
+	struct spread fixed_ns, per_call_ns, speedup, ratio64, break_even;
 };
 
 struct fit_opts {
 	uint64_t iters;
+	unsigned int rounds;
 	int cpu;
 	bool json;
 	const char *csv;
@@ -90,14 +108,18 @@ static void fit_usage(FILE *f)
 		"and 64, interleaved in one run, for two calls: the mechanism alone (an\n"
 		"unimplemented system call against the wrapped no-op) and getpid.  Also\n"
 		"times the ioctl path alone (an unknown command), the floor of every batch.\n\n"
-		"  -n, --iters N   calls per variant, %d..%llu (default %d)\n"
+		"  -n, --iters N   calls per variant over all rounds, %d..%llu (default %d)\n"
+		"  -r, --rounds R  rounds, each with its own warm-up and figures,\n"
+		"                  1..%d (default %d); each figure is the median over\n"
+		"                  the rounds, with the lowest and highest beside it\n"
 		"  -c, --cpu N     pin to CPU N (default 0)\n"
 		"  -j, --json      print one JSON object instead of the table\n"
 		"      --csv FILE  write every raw sample (ns per call) to FILE\n"
 		"  -h, --help      show this help\n\n"
 		"Needs wsc.ko loaded.  A benchmark, not a test: under emulation only the\n"
 		"ratios between variants of one run carry over.\n",
-		FIT_BLOCK, FIT_MAX_ITERS, FIT_DEFAULT_ITERS);
+		FIT_BLOCK, FIT_MAX_ITERS, FIT_DEFAULT_ITERS, ROUNDS_MAX,
+		ROUNDS_DEFAULT);
 }
 
 /* One sample of the plain call: FIT_BLOCK system calls. */
@@ -155,37 +177,40 @@ static int check_results(const struct fit_call *c,
 	return 0;
 }
 
-static int fit_one(int fd, const struct fit_call *c, size_t nsamples,
+/* A round's figures from its medians: the robust line, the ratios. */
+static void fit_figures(const struct fit_result *r, unsigned int round,
+			struct fit_figures *f)
+{
+	double x[FIT_NR_SIZES], y[FIT_NR_SIZES];
+	double plain = r->v[V_SYSCALL].median[round];
+	size_t i;
+
+	/* Cost of one batch = fixed + per_call * size. */
+	for (i = 0; i < FIT_NR_SIZES; i++) {
+		x[i] = fit_sizes[i];
+		y[i] = fit_sizes[i] * r->v[V_BATCH + i].median[round];
+	}
+	if (fit_theil_sen(x, y, FIT_NR_SIZES, &f->fixed_ns, &f->per_call_ns))
+		f->fixed_ns = f->per_call_ns = NAN;
+	f->speedup = plain / f->per_call_ns;
+	f->ratio64 = plain / r->v[FIT_NR_VARIANTS - 1].median[round];
+	f->break_even = plain > f->per_call_ns ?
+			f->fixed_ns / (plain - f->per_call_ns) : INFINITY;
+}
+
+/* One round: every variant @nsamples times, interleaved, after a warm-up. */
+static int fit_round(int fd, struct wsc_submit *sub, const struct fit_call *c,
+		     size_t nsamples, unsigned int round, unsigned int rounds,
 		     struct fit_result *r)
 {
-	static struct wsc_entry ent[FIT_BLOCK];
-	static struct wsc_result res[FIT_BLOCK];
-	struct wsc_submit sub[FIT_NR_SIZES];
-	size_t warmup = nsamples / 100 + 10, round, i;
-	double x[FIT_NR_SIZES], y[FIT_NR_SIZES];
+	size_t warmup = nsamples / 100 + 10, step, i, first[FIT_NR_VARIANTS];
 
-	memset(ent, 0, sizeof(ent));
-	for (i = 0; i < FIT_BLOCK; i++)
-		ent[i].nr = c->wrapped_nr;
-	for (i = 0; i < FIT_NR_SIZES; i++) {
-		sub[i] = (struct wsc_submit){
-			.entries = (uintptr_t)ent,
-			.results = (uintptr_t)res,
-			.count = fit_sizes[i],
-		};
-	}
-	for (i = 0; i < FIT_NR_VARIANTS; i++) {
-		r->v[i].batch = i >= V_BATCH ? fit_sizes[i - V_BATCH] : 0;
-		r->v[i].n = 0;
-		r->v[i].samples = calloc(nsamples, sizeof(double));
-		if (!r->v[i].samples)
-			return -ENOMEM;
-	}
-
+	for (i = 0; i < FIT_NR_VARIANTS; i++)
+		first[i] = r->v[i].n;
 	/* Round-robin, the starting variant rotating, warm-up discarded. */
-	for (round = 0; round < warmup + nsamples; round++) {
+	for (step = 0; step < warmup + nsamples; step++) {
 		for (i = 0; i < FIT_NR_VARIANTS; i++) {
-			size_t v = (round + i) % FIT_NR_VARIANTS;
+			size_t v = (step + i) % FIT_NR_VARIANTS;
 			double ns = 0;
 			int ret = 0;
 
@@ -200,34 +225,142 @@ static int fit_one(int fd, const struct fit_call *c, size_t nsamples,
 					strerror(-ret));
 				return ret;
 			}
-			if (round >= warmup)
+			if (step >= warmup)
 				r->v[v].samples[r->v[v].n++] = ns;
 		}
-		progress_line("bench", "fit", round + 1, warmup + nsamples);
+		progress_line("bench", "fit", (uint64_t)round * (warmup + nsamples) +
+			      step + 1, (uint64_t)rounds * (warmup + nsamples));
 	}
-	if (check_results(c, res, FIT_BLOCK))
-		return -EIO;
-
 	for (i = 0; i < FIT_NR_VARIANTS; i++) {
-		double *copy = malloc(r->v[i].n * sizeof(double));
+		size_t n = r->v[i].n - first[i];
+		double *copy = malloc(n * sizeof(double));
 
 		if (!copy)
 			return -ENOMEM;
-		memcpy(copy, r->v[i].samples, r->v[i].n * sizeof(double));
-		r->v[i].median = wsc_stats_median(copy, r->v[i].n);
+		memcpy(copy, r->v[i].samples + first[i], n * sizeof(double));
+		r->v[i].median[round] = wsc_stats_median(copy, n);
 		free(copy);
 	}
-	/* Cost of one batch = fixed + per_call * size. */
-	for (i = 0; i < FIT_NR_SIZES; i++) {
-		x[i] = fit_sizes[i];
-		y[i] = fit_sizes[i] * r->v[V_BATCH + i].median;
+	fit_figures(r, round, &r->round[round]);
+	return 0;
+}
+
+/* Each figure over the rounds. */
+static void fit_spreads(struct fit_result *r, unsigned int rounds)
+{
+	double f[5][ROUNDS_MAX];
+	unsigned int k;
+	size_t i;
+
+	for (i = 0; i < FIT_NR_VARIANTS; i++)
+		spread_of(r->v[i].median, rounds, &r->v[i].ns);
+	for (k = 0; k < rounds; k++) {
+		f[0][k] = r->round[k].fixed_ns;
+		f[1][k] = r->round[k].per_call_ns;
+		f[2][k] = r->round[k].speedup;
+		f[3][k] = r->round[k].ratio64;
+		f[4][k] = r->round[k].break_even;
 	}
-	r->fit_error = wsc_stats_fit_line(x, y, FIT_NR_SIZES, &r->fixed_ns,
-					  &r->per_call_ns);
-	r->speedup = r->v[V_SYSCALL].median / r->per_call_ns;
-	r->break_even = r->v[V_SYSCALL].median > r->per_call_ns ?
-			r->fixed_ns / (r->v[V_SYSCALL].median - r->per_call_ns) :
-			INFINITY;
+	spread_of(f[0], rounds, &r->fixed_ns);
+	spread_of(f[1], rounds, &r->per_call_ns);
+	spread_of(f[2], rounds, &r->speedup);
+	spread_of(f[3], rounds, &r->ratio64);
+	spread_of(f[4], rounds, &r->break_even);
+}
+
+/*
+ * Where one round submits from: its own descriptor (so its own buffer in
+ * the module) and its own pages for the entries and the results.  Under
+ * emulation what a placement costs can differ by a factor (TCG's software
+ * TLB is direct-mapped: two hot pages whose numbers collide evict each
+ * other), and it is fixed for as long as the placement lives; a run with
+ * one placement could only repeat it.  A placement per round makes it one
+ * round's luck, which the median over the rounds leaves out.  All of them
+ * stay until the end, so that no two rounds share one.
+ */
+struct fit_place {
+	int fd;
+	struct wsc_entry *ent;		/* FIT_BLOCK entries, a page of their own */
+	struct wsc_result *res;		/* FIT_BLOCK results, the next page */
+};
+
+#define FIT_PLACE_BYTES	(2 * FIT_PAGE)
+#define FIT_PAGE	4096
+_Static_assert(FIT_BLOCK * sizeof(struct wsc_entry) <= FIT_PAGE, "entries fit a page");
+
+static void fit_places_free(struct fit_place *p, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		if (p[i].ent)
+			munmap(p[i].ent, FIT_PLACE_BYTES);
+		if (p[i].fd >= 0)
+			close(p[i].fd);
+	}
+}
+
+static int fit_place_make(struct fit_place *p, const struct fit_call *c)
+{
+	void *mem;
+	size_t i;
+
+	p->fd = wsc_device_open();
+	if (p->fd < 0)
+		return p->fd;
+	mem = mmap(NULL, FIT_PLACE_BYTES, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	if (mem == MAP_FAILED)
+		return -errno;
+	p->ent = mem;
+	p->res = (struct wsc_result *)((char *)mem + FIT_PAGE);
+	for (i = 0; i < FIT_BLOCK; i++)
+		p->ent[i].nr = c->wrapped_nr;
+	return 0;
+}
+
+static int fit_one(const struct fit_call *c, size_t nsamples,
+		   unsigned int rounds, struct fit_result *r)
+{
+	struct fit_place place[ROUNDS_MAX];
+	struct wsc_submit sub[FIT_NR_SIZES];
+	unsigned int round;
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; i < FIT_NR_VARIANTS; i++) {
+		r->v[i].batch = i >= V_BATCH ? fit_sizes[i - V_BATCH] : 0;
+		r->v[i].n = 0;
+		r->v[i].samples = calloc(nsamples * rounds, sizeof(double));
+		if (!r->v[i].samples)
+			return -ENOMEM;
+	}
+	for (round = 0; round < rounds; round++)
+		place[round] = (struct fit_place){ .fd = -1 };
+	for (round = 0; round < rounds && !ret; round++) {
+		struct fit_place *p = &place[round];
+
+		ret = fit_place_make(p, c);
+		if (ret) {
+			fprintf(stderr, "wsc bench: cannot prepare round %u: %s\n",
+				round + 1, strerror(-ret));
+			break;
+		}
+		for (i = 0; i < FIT_NR_SIZES; i++) {
+			sub[i] = (struct wsc_submit){
+				.entries = (uintptr_t)p->ent,
+				.results = (uintptr_t)p->res,
+				.count = fit_sizes[i],
+			};
+		}
+		ret = fit_round(p->fd, sub, c, nsamples, round, rounds, r);
+		if (!ret && check_results(c, p->res, FIT_BLOCK))
+			ret = -EIO;
+	}
+	fit_places_free(place, rounds);
+	if (ret)
+		return ret;
+	fit_spreads(r, rounds);
 	return 0;
 }
 
@@ -236,17 +369,21 @@ static void print_table(const struct fit_opts *o, double clock_ns,
 {
 	size_t c, i;
 
-	printf("# wsc bench fit: %llu calls per variant on CPU %d, %d calls per sample, medians\n",
-	       (unsigned long long)o->iters, o->cpu, FIT_BLOCK);
+	printf("# wsc bench fit: %llu calls per variant on CPU %d in %u rounds, %d calls per sample\n",
+	       (unsigned long long)o->iters, o->cpu, o->rounds, FIT_BLOCK);
+	printf("# each figure: the median over the rounds of the round's figure (of its medians), [lowest-highest round]\n");
 	printf("# clock_gettime costs %.1f ns (median of back-to-back pairs), not subtracted\n",
 	       clock_ns);
 	env_print_text(stdout);
-	printf("%-7s %-9s %10s %8s\n", "call", "variant", "ns/call", "vs plain");
+	printf("%-7s %-9s %10s %21s %8s\n", "call", "variant", "ns/call",
+	       "[rounds]", "vs plain");
 	for (c = 0; c < FIT_NR_CALLS; c++) {
 		const struct fit_result *r = &res[c];
+		double plain = r->v[V_SYSCALL].ns.median;
 
 		for (i = 0; i < FIT_NR_VARIANTS; i++) {
-			char name[16];
+			const struct spread *ns = &r->v[i].ns;
+			char name[16], range[32];
 
 			if (i == V_SYSCALL)
 				snprintf(name, sizeof(name), "syscall");
@@ -254,17 +391,32 @@ static void print_table(const struct fit_opts *o, double clock_ns,
 				snprintf(name, sizeof(name), "ioctl");
 			else
 				snprintf(name, sizeof(name), "batch %u", r->v[i].batch);
-			printf("%-7s %-9s %10.1f %7.2fx\n", fit_calls[c].name,
-			       name, r->v[i].median,
-			       r->v[V_SYSCALL].median / r->v[i].median);
+			snprintf(range, sizeof(range), "[%.1f-%.1f]", ns->min,
+				 ns->max);
+			printf("%-7s %-9s %10.1f %21s %7.2fx\n", fit_calls[c].name,
+			       name, ns->median, range, plain / ns->median);
 		}
-		printf("# %s: batch cost = %.1f + %.1f x size ns; speedup per call %.2fx; break-even at %.2f calls\n",
-		       fit_calls[c].name, r->fixed_ns, r->per_call_ns,
-		       r->speedup, r->break_even);
+		printf("# %s: batch of %d: %.2fx the plain call per call [%.2f-%.2f] (the headline)\n",
+		       fit_calls[c].name, FIT_BLOCK, r->ratio64.median,
+		       r->ratio64.min, r->ratio64.max);
+		printf("# %s: batch cost = %.1f + %.1f x size ns (Theil-Sen); speedup per call %.2fx [%.2f-%.2f]; break-even at %.2f calls [%.2f-%.2f]\n",
+		       fit_calls[c].name, r->fixed_ns.median,
+		       r->per_call_ns.median, r->speedup.median,
+		       r->speedup.min, r->speedup.max, r->break_even.median,
+		       r->break_even.min, r->break_even.max);
 		printf("# %s: the ioctl path alone costs %.1f ns, %.2fx the plain call\n",
-		       fit_calls[c].name, r->v[V_IOCTL].median,
-		       r->v[V_IOCTL].median / r->v[V_SYSCALL].median);
+		       fit_calls[c].name, r->v[V_IOCTL].ns.median,
+		       r->v[V_IOCTL].ns.median / plain);
 	}
+}
+
+/* "KEY": MEDIAN, "KEY_spread": [MIN, MAX] */
+static void json_figure(const char *key, int decimals, const struct spread *s)
+{
+	printf(", \"%s\": ", key);
+	json_number(stdout, decimals, s->median);
+	printf(", \"%s_spread\": ", key);
+	json_spread(stdout, decimals, s);
 }
 
 static void print_json(const struct fit_opts *o, double clock_ns,
@@ -272,24 +424,35 @@ static void print_json(const struct fit_opts *o, double clock_ns,
 {
 	size_t c, i;
 
-	printf("{\"iters\": %llu, \"cpu\": %d, \"block\": %d, \"clock_ns\": %.2f",
-	       (unsigned long long)o->iters, o->cpu, FIT_BLOCK, clock_ns);
+	printf("{\"iters\": %llu, \"rounds\": %u, \"cpu\": %d, \"block\": %d, "
+	       "\"fit\": \"theil-sen\", \"clock_ns\": %.2f",
+	       (unsigned long long)o->iters, o->rounds, o->cpu, FIT_BLOCK,
+	       clock_ns);
 	for (c = 0; c < FIT_NR_CALLS; c++) {
 		const struct fit_result *r = &res[c];
 
-		printf(", \"%s\": {\"syscall_ns\": %.2f, \"ioctl_ns\": %.2f, "
-		       "\"batched_ns\": {", fit_calls[c].name,
-		       r->v[V_SYSCALL].median, r->v[V_IOCTL].median);
+		printf(", \"%s\": {\"syscall_ns\": %.2f", fit_calls[c].name,
+		       r->v[V_SYSCALL].ns.median);
+		printf(", \"syscall_ns_spread\": ");
+		json_spread(stdout, 2, &r->v[V_SYSCALL].ns);
+		json_figure("ioctl_ns", 2, &r->v[V_IOCTL].ns);
+		printf(", \"batched_ns\": {");
 		for (i = V_BATCH; i < FIT_NR_VARIANTS; i++)
 			printf("%s\"%u\": %.2f", i > V_BATCH ? ", " : "",
-			       r->v[i].batch, r->v[i].median);
-		printf("}, \"fixed_ns\": %.2f, \"per_call_ns\": %.2f, "
-		       "\"speedup\": %.3f, \"break_even\": ",
-		       r->fixed_ns, r->per_call_ns, r->speedup);
-		if (isfinite(r->break_even))
-			printf("%.3f}", r->break_even);
-		else
-			printf("null}");
+			       r->v[i].batch, r->v[i].ns.median);
+		printf("}, \"batched_ns_spread\": {");
+		for (i = V_BATCH; i < FIT_NR_VARIANTS; i++) {
+			printf("%s\"%u\": ", i > V_BATCH ? ", " : "",
+			       r->v[i].batch);
+			json_spread(stdout, 2, &r->v[i].ns);
+		}
+		printf("}");
+		json_figure("fixed_ns", 2, &r->fixed_ns);
+		json_figure("per_call_ns", 2, &r->per_call_ns);
+		json_figure("speedup", 3, &r->speedup);
+		json_figure("break_even", 3, &r->break_even);
+		json_figure("batch64_ratio", 3, &r->ratio64);
+		printf("}");
 	}
 	printf(", \"environment\": ");
 	env_print_json(stdout);
@@ -301,19 +464,22 @@ static const char *const variant_names[] = {
 };
 
 /* Raw samples go to FILE.tmp and are renamed at the end: never half a file. */
-static int write_csv(FILE *f, const struct fit_result *res)
+static int write_csv(FILE *f, const struct fit_result *res,
+		     size_t per_round)
 {
 	size_t c, i, k;
 
-	fprintf(f, "call,variant,batch,sample,ns_per_call\n");
+	fprintf(f, "call,variant,batch,round,sample,ns_per_call\n");
 	for (c = 0; c < FIT_NR_CALLS; c++) {
 		for (i = 0; i < FIT_NR_VARIANTS; i++) {
 			const struct fit_variant *v = &res[c].v[i];
 
 			for (k = 0; k < v->n; k++)
-				fprintf(f, "%s,%s,%u,%zu,%.2f\n", fit_calls[c].name,
+				fprintf(f, "%s,%s,%u,%zu,%zu,%.2f\n",
+					fit_calls[c].name,
 					variant_names[i < V_BATCH ? i : V_BATCH],
-					v->batch, k, v->samples[k]);
+					v->batch, k / per_round, k % per_round,
+					v->samples[k]);
 		}
 	}
 	return ferror(f) ? -EIO : 0;
@@ -323,6 +489,9 @@ static int bench_fit_run(const struct fit_opts *o)
 {
 	struct fit_result res[FIT_NR_CALLS];
 	struct csv_out csv = { NULL };
+	/* Samples per variant and round: at least one. */
+	size_t nsamples = o->iters / FIT_BLOCK / o->rounds ?
+			  o->iters / FIT_BLOCK / o->rounds : 1;
 	double clock_ns;
 	int fd, ret = 1;
 	size_t c, i;
@@ -334,6 +503,7 @@ static int bench_fit_run(const struct fit_opts *o)
 			return ret;
 		ret = 1;
 	}
+	/* Each round opens its own (fit_one()); this one is for the message. */
 	fd = wsc_device_open();
 	if (fd < 0) {
 		fprintf(stderr, "wsc bench: cannot open /dev/%s: %s (is wsc.ko loaded?)\n",
@@ -352,7 +522,7 @@ static int bench_fit_run(const struct fit_opts *o)
 
 	clock_ns = clock_cost_ps() / 1000.0;
 	for (c = 0; c < FIT_NR_CALLS; c++) {
-		if (fit_one(fd, &fit_calls[c], o->iters / FIT_BLOCK, &res[c]))
+		if (fit_one(&fit_calls[c], nsamples, o->rounds, &res[c]))
 			goto out_free;
 	}
 	if (o->json)
@@ -362,7 +532,8 @@ static int bench_fit_run(const struct fit_opts *o)
 
 	ret = 0;
 	if (csv.f)
-		ret = csv_commit(&csv, "bench fit", write_csv(csv.f, res));
+		ret = csv_commit(&csv, "bench fit",
+				 write_csv(csv.f, res, nsamples));
 out_free:
 	for (c = 0; c < FIT_NR_CALLS; c++)
 		for (i = 0; i < FIT_NR_VARIANTS; i++)
@@ -379,6 +550,7 @@ static int fit_parse(struct fit_opts *o, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "iters", required_argument, NULL, 'n' },
+		{ "rounds", required_argument, NULL, 'r' },
 		{ "cpu",   required_argument, NULL, 'c' },
 		{ "json",  no_argument,       NULL, 'j' },
 		{ "csv",   required_argument, NULL, 'C' },
@@ -387,13 +559,21 @@ static int fit_parse(struct fit_opts *o, int argc, char **argv)
 	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, "n:c:jh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "n:r:c:jh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'n':
 			if (parse_u64("--iters", optarg, FIT_BLOCK,
 				      FIT_MAX_ITERS, &o->iters))
 				goto usage;
 			break;
+		case 'r': {
+			uint64_t r;
+
+			if (parse_u64("--rounds", optarg, 1, ROUNDS_MAX, &r))
+				goto usage;
+			o->rounds = (unsigned int)r;
+			break;
+		}
 		case 'c':
 			if (parse_cpu("--cpu", optarg, &o->cpu))
 				goto usage;
@@ -424,7 +604,10 @@ usage:
 
 int bench_fit(int argc, char **argv)
 {
-	struct fit_opts o = { .iters = FIT_DEFAULT_ITERS };
+	struct fit_opts o = {
+		.iters = FIT_DEFAULT_ITERS,
+		.rounds = ROUNDS_DEFAULT,
+	};
 	int ret = fit_parse(&o, argc, argv);
 
 	if (ret)

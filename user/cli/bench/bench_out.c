@@ -65,7 +65,7 @@ void bench_print_table(FILE *f, const struct bench_result *r,
 		       const struct bench_opts *o)
 {
 	struct report_row rows[2 * BENCH_MAX_VARIANTS];
-	char label[2 * BENCH_MAX_VARIANTS][32], ratio[2 * BENCH_MAX_VARIANTS][16];
+	char label[2 * BENCH_MAX_VARIANTS][32], ratio[2 * BENCH_MAX_VARIANTS][40];
 	unsigned int i, n = 0;
 
 	fprintf(f, "# wsc bench %s: %s\n", r->call->name, r->call->what);
@@ -78,8 +78,11 @@ void bench_print_table(FILE *f, const struct bench_result *r,
 	for (i = 0; i < r->nr; i++) {
 		const struct bench_variant *v = &r->v[i];
 
-		snprintf(ratio[2 * i], sizeof(ratio[0]), "%.3f", v->ratio);
-		snprintf(ratio[2 * i + 1], sizeof(ratio[0]), "%.3f", v->net_ratio);
+		snprintf(ratio[2 * i], sizeof(ratio[0]), "%.3f [%.3f-%.3f]",
+			 v->ratio, v->ratio_rounds.min, v->ratio_rounds.max);
+		snprintf(ratio[2 * i + 1], sizeof(ratio[0]), "%.3f [%.3f-%.3f]",
+			 v->net_ratio, v->net_ratio_rounds.min,
+			 v->net_ratio_rounds.max);
 		snprintf(label[2 * i], sizeof(label[0]), "%s raw", v->name);
 		snprintf(label[2 * i + 1], sizeof(label[0]), "%s net", v->name);
 		rows[n++] = (struct report_row){
@@ -92,6 +95,8 @@ void bench_print_table(FILE *f, const struct bench_result *r,
 	}
 	report_table(f, "variant", rows, n, "ratio");
 	fprintf(f, "# ratio: median per call over the conventional call's, raw over raw and net over net; below 1 is cheaper\n");
+	fprintf(f, "# [lo-hi]: the same ratio in each of %u rounds (stretches of consecutive samples), lowest and highest\n",
+		r->rounds);
 	fprintf(f, "# net = raw minus the clock's share per call (one clock read over the batch size), floored at 0\n");
 	fprintf(f, "# clock: clock_gettime(CLOCK_MONOTONIC) costs " PS_FMT " ns (median of back-to-back pairs), this run\n",
 		PS_ARG(r->clock_ps));
@@ -159,6 +164,10 @@ static void json_variant(FILE *f, const struct bench_result *r,
 		fprintf(f, ", \"net_ratio\": %.4f", v->net_ratio);
 	else
 		fprintf(f, ", \"net_ratio\": null");
+	fprintf(f, ", \"ratio_spread\": ");
+	json_spread(f, 4, &v->ratio_rounds);
+	fprintf(f, ", \"net_ratio_spread\": ");
+	json_spread(f, 4, &v->net_ratio_rounds);
 	fprintf(f, ", \"counters\": ");
 	json_counters(f, v);
 	fprintf(f, "}");
@@ -173,9 +182,10 @@ void bench_print_json(FILE *f, const struct bench_result *r,
 	json_string(f, r->call->name);
 	fprintf(f, ", \"description\": ");
 	json_string(f, r->call->what);
-	fprintf(f, ", \"iterations\": %llu, \"warmup\": %llu, \"size\": %zu, \"clock_ns\": " PS_FMT
+	fprintf(f, ", \"iterations\": %llu, \"warmup\": %llu, \"rounds\": %u, \"size\": %zu, \"clock_ns\": " PS_FMT
 		", \"verified\": %s, \"variants\": [",
 		(unsigned long long)r->iters, (unsigned long long)r->warmup,
+		r->rounds,
 		call_size(r, o), PS_ARG(r->clock_ps),
 		r->verified ? "true" : "false");
 	for (i = 0; i < r->nr; i++) {

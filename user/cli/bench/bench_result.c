@@ -61,6 +61,59 @@ uint64_t bench_net_median(const struct bench_variant *v)
 	return sub_floor(v->sum.median_ps, v->timer_ps);
 }
 
+/* The median of samples [first, first + n) of @v, per call, in ps. */
+static double stretch_median_ps(const struct bench_variant *v, uint64_t first,
+				uint64_t n)
+{
+	double *d = malloc(n * sizeof(*d));
+	double m;
+	uint64_t i;
+
+	if (!d)
+		return NAN;
+	for (i = 0; i < n; i++)
+		d[i] = (double)v->ns[first + i] * 1000.0 / v->batch;
+	m = wsc_stats_median(d, n);
+	free(d);
+	return m;
+}
+
+/*
+ * The ratios once per round: the samples of each variant cut into
+ * r->rounds stretches of consecutive samples, the variants having been
+ * interleaved throughout, so that a stretch of one variant ran beside the
+ * same stretch of the others.  A round's ratio is its own medians'.
+ */
+static void bench_round_ratios(struct bench_result *r)
+{
+	double ratio[ROUNDS_MAX], net[ROUNDS_MAX];
+	unsigned int rounds = r->rounds, i, k;
+	uint64_t n;
+
+	for (i = 0; i < r->nr; i++) {
+		struct bench_variant *v = &r->v[i];
+		const struct bench_variant *base = &r->v[0];
+
+		n = (v->n < base->n ? v->n : base->n) / (rounds ? rounds : 1);
+		if (!rounds || !n) {
+			v->ratio_rounds = (struct spread){ NAN, NAN, NAN };
+			v->net_ratio_rounds = v->ratio_rounds;
+			continue;
+		}
+		for (k = 0; k < rounds; k++) {
+			double m = stretch_median_ps(v, k * n, n);
+			double b = stretch_median_ps(base, k * n, n);
+			double mt = m - (double)v->timer_ps;
+			double bt = b - (double)base->timer_ps;
+
+			ratio[k] = b > 0 ? m / b : NAN;
+			net[k] = bt > 0 ? (mt > 0 ? mt : 0) / bt : NAN;
+		}
+		spread_of(ratio, rounds, &v->ratio_rounds);
+		spread_of(net, rounds, &v->net_ratio_rounds);
+	}
+}
+
 /* Per-call figures, ratios and counters, once every sample is in. */
 int bench_finish(struct bench_result *r)
 {
@@ -109,6 +162,7 @@ int bench_finish(struct bench_result *r)
 			v->ctr_read = true;
 		}
 	}
+	bench_round_ratios(r);
 	return 0;
 }
 

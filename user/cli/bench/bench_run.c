@@ -251,6 +251,7 @@ int bench_run(const struct bench_call *call, const struct bench_opts *o,
 	r->call = call;
 	r->iters = o->iters;
 	r->warmup = bench_warmup(o->iters);
+	r->rounds = o->rounds;
 	if (rig_setup(&g, o, r))
 		goto out;
 	open_counters(r);

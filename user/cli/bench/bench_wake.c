@@ -266,6 +266,7 @@ int bench_wake_run(const struct bench_call *call, const struct bench_opts *o,
 	r->call = call;
 	r->iters = o->iters;
 	r->warmup = bench_warmup(o->iters);
+	r->rounds = o->rounds;
 	snprintf(r->counters_why, sizeof(r->counters_why),
 		 "not counted: a wake-up spans two threads");
 	w = calloc(1, sizeof(*w));

@@ -57,6 +57,9 @@ static void bench_usage(FILE *f)
 		"\nOptions:\n"
 		"  -n, --iters N    samples per variant, 1..%llu (default %d); a sample\n"
 		"                   of a batch variant makes B calls\n"
+		"  -r, --rounds R   also compute every ratio in each of R stretches of\n"
+		"                   consecutive samples and report the lowest and the\n"
+		"                   highest beside it, 1..%d (default %d)\n"
 		"  -c, --cpus A[,B] measure on CPU A; sem and futex wake a thread on B\n"
 		"                   (default 0,1)\n"
 		"  -s, --size N     bytes per read or write for read, write, pipe-read and\n"
@@ -70,7 +73,8 @@ static void bench_usage(FILE *f)
 		"  -h, --help       show this help\n\n"
 		"Needs wsc.ko loaded.  A benchmark, not a test: under emulation only the\n"
 		"ratios between the variants of one run carry over.\n",
-		(unsigned long long)BENCH_MAX_ITERS, BENCH_DEFAULT_ITERS,
+		(unsigned long long)BENCH_MAX_ITERS, BENCH_DEFAULT_ITERS, ROUNDS_MAX,
+		ROUNDS_DEFAULT,
 		BENCH_MAX_SIZE, BENCH_DEFAULT_SIZE, BENCH_ALL_DIR);
 }
 
@@ -368,6 +372,7 @@ static int bench_cmd_parse(struct bench_cmd *b, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "iters", required_argument, NULL, 'n' },
+		{ "rounds", required_argument, NULL, 'r' },
 		{ "cpus",  required_argument, NULL, 'c' },
 		{ "size",  required_argument, NULL, 's' },
 		{ "json",  no_argument,       NULL, 'j' },
@@ -381,14 +386,19 @@ static int bench_cmd_parse(struct bench_cmd *b, int argc, char **argv)
 	uint64_t v;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "n:c:s:jao:lh", opts, NULL)) != -1) {
-		if (c == 'n' || c == 'c' || c == 's')
+	while ((c = getopt_long(argc, argv, "n:r:c:s:jao:lh", opts, NULL)) != -1) {
+		if (c == 'n' || c == 'r' || c == 'c' || c == 's')
 			b->has_run_opts = true;
 		switch (c) {
 		case 'n':
 			if (parse_u64("--iters", optarg, 1, BENCH_MAX_ITERS,
 				      &b->o.iters))
 				goto usage;
+			break;
+		case 'r':
+			if (parse_u64("--rounds", optarg, 1, ROUNDS_MAX, &v))
+				goto usage;
+			b->o.rounds = (unsigned int)v;
 			break;
 		case 'c':
 			if (bench_set_cpus(b, optarg))
@@ -455,6 +465,7 @@ int cmd_bench(int argc, char **argv)
 	struct bench_cmd b = {
 		.o = {
 			.iters = BENCH_DEFAULT_ITERS,
+			.rounds = ROUNDS_DEFAULT,
 			.size = BENCH_DEFAULT_SIZE,
 			.partner = ncpu > 1 ? 1 : 0,
 		},

@@ -1,0 +1,306 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * WSC_IOC_SUBMIT: one submission, from the ioctl's argument to its
+ * results.
+ *
+ * The fixed cost of a submission is what this file spends around the
+ * batch loop, so it touches user memory in two user-access windows, not
+ * four: the header, the entries and the probe of the results in the
+ * first, the results in the second.  Opening a window is a speculation
+ * barrier on hardware (user_access_begin() fences) and, under QEMU's TCG,
+ * each stac and clac ends a translation block; at one no-op per batch the
+ * two windows saved were a measured part of the submission's cost
+ * (Documentation/results/bench.md, "The fixed cost").  Only plain moves
+ * and arithmetic run while a window is open: objtool refuses calls there.
+ *
+ * The working memory is a buffer the open file keeps from one submission
+ * to the next, made at the first submission and as small as that
+ * submission allows (a page holds 54 entries), grown when a larger one
+ * comes: opening /dev/wsc allocates nothing large.  Threads that share one
+ * open file and submit at the same time each get a buffer: the kept one
+ * goes to whoever takes it first, the others allocate.
+ */
+#include <linux/kernel.h>
+#include <linux/errno.h>
+#include <linux/file.h>
+#include <linux/fs.h>
+#include <linux/mm.h>
+#include <linux/sched.h>
+#include <linux/seccomp.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include "wsc.h"
+
+/**
+ * struct wsc_buf - one submission's working memory
+ * @cap:  entries it holds; the results follow the @cap entries
+ * @regs: the registers handlers are called with, zeroed once when the
+ *        buffer is made; only their argument slots change after
+ * @ent:  @cap entries, then @cap results
+ *
+ * The entries and results are not zeroed: every entry is copied in
+ * before it is read, and only results the run wrote are copied out.
+ */
+struct wsc_buf {
+	u32 cap;
+	struct pt_regs regs;
+	struct wsc_entry ent[];
+};
+
+#define WSC_SLOT_SIZE	(sizeof(struct wsc_entry) + sizeof(struct wsc_result))
+#define WSC_BUF_SIZE(cap) \
+	(offsetof(struct wsc_buf, ent) + (size_t)(cap) * WSC_SLOT_SIZE)
+/* The first buffer of an open file fills one page, or a page's kmalloc. */
+#define WSC_BUF_MIN_CAP	((PAGE_SIZE - offsetof(struct wsc_buf, ent)) / WSC_SLOT_SIZE)
+
+/* A buffer for at least @count entries, and as many more as its size holds. */
+static struct wsc_buf *wsc_buf_alloc(u32 count)
+{
+	size_t size = kmalloc_size_roundup(WSC_BUF_SIZE(max_t(size_t, count,
+							      WSC_BUF_MIN_CAP)));
+	struct wsc_buf *buf;
+
+	/* Charged to the submitter's memory cgroup, as any per-open memory. */
+	buf = kvmalloc(size, GFP_KERNEL_ACCOUNT);
+	if (!buf)
+		return NULL;
+	memset(&buf->regs, 0, sizeof(buf->regs));
+	buf->cap = min_t(size_t, (size - offsetof(struct wsc_buf, ent)) /
+				 WSC_SLOT_SIZE, WSC_MAX_ENTRIES);
+	return buf;
+}
+
+/* Keep @buf for the next submission; a buffer kept meanwhile goes. */
+static void wsc_buf_keep(struct wsc_file *wf, struct wsc_buf *buf)
+{
+	if (buf)
+		kvfree(xchg(&wf->spare, buf));
+}
+
+/**
+ * wsc_submit_release() - free what an open file of /dev/wsc kept
+ * @wf: the file's state; no submission can be running on it
+ */
+void wsc_submit_release(struct wsc_file *wf)
+{
+	kvfree(wf->spare);
+	wf->spare = NULL;
+}
+
+static void wsc_batch_layout(struct wsc_batch *b, struct wsc_buf *buf,
+			     const struct wsc_submit *s)
+{
+	b->regs = &buf->regs;
+	b->ent = buf->ent;
+	b->res = (struct wsc_result *)&buf->ent[buf->cap];
+	b->count = s->count;
+	b->flags = s->flags;
+}
+
+/*
+ * Header checks: everything that is wrong before any entry is read.
+ * Inline and call-free: it runs inside the first window.
+ */
+static __always_inline int wsc_submit_check(const struct wsc_submit *s)
+{
+	if (s->reserved || (s->flags & ~WSC_SUBMIT_ALL_FLAGS) || !s->count)
+		return -EINVAL;
+	if (s->count > WSC_MAX_ENTRIES)
+		return -E2BIG;
+	/* The arrays hold 64-bit fields: the ABI wants them aligned. */
+	if (!IS_ALIGNED(s->entries, 8) || !IS_ALIGNED(s->results, 8))
+		return -EINVAL;
+	if (!s->entries || !s->results)
+		return -EFAULT;
+	/*
+	 * Wrapped calls would not pass through the caller's seccomp filter:
+	 * a filtered task may not use them at all (Documentation/security.md,
+	 * "What wrapped calls bypass").
+	 */
+	if (READ_ONCE(current->seccomp.mode) != SECCOMP_MODE_DISABLED)
+		return -EPERM;
+	return 0;
+}
+
+/* The header's input fields; the window is open. */
+static __always_inline bool wsc_header_get_unsafe(struct wsc_submit *s,
+						  const struct wsc_submit __user *argp)
+{
+	unsafe_get_user(s->entries, &argp->entries, efault);
+	unsafe_get_user(s->results, &argp->results, efault);
+	unsafe_get_user(s->count, &argp->count, efault);
+	unsafe_get_user(s->flags, &argp->flags, efault);
+	unsafe_get_user(s->reserved, &argp->reserved, efault);
+	return true;
+efault:
+	return false;
+}
+
+/* What wsc_batch_get_unsafe() found, besides -EFAULT for the entries. */
+#define WSC_RESULTS_UNWRITABLE	1
+
+/*
+ * Copy the entries in, then prove that every page of the results can be
+ * written; the window is open.
+ *
+ * The entries move word by word, seven moves each (see
+ * wsc_batch_copy_out() for why not copy_from_user()); they are validated
+ * after the window closes, on the kernel's copy.
+ *
+ * The probe reads the first byte of the results and the first byte of
+ * every later page they span and writes each back as it was: a result
+ * that could not be returned would be a side effect nobody sees, and the
+ * caller's memory keeps what it held, whatever the ioctl returns.  It
+ * runs after the entries were read, and writes back what is there, so an
+ * array that overlaps the entries is not changed by it either.
+ *
+ * Return: 0; -EFAULT when the entries cannot be read;
+ * WSC_RESULTS_UNWRITABLE when they could but a page of the results cannot
+ * be written, which the caller reports after the entries' own checks.
+ */
+static __always_inline int wsc_batch_get_unsafe(struct wsc_batch *b,
+						const struct wsc_submit *s)
+{
+	const u64 __user *from = u64_to_user_ptr(s->entries);
+	char __user *p = u64_to_user_ptr(s->results);
+	/*
+	 * Locals, not b's and s's fields: the kernel is built with
+	 * -fno-strict-aliasing, so each store through @to would make the
+	 * compiler load them again.
+	 */
+	size_t words = (size_t)s->count * (sizeof(struct wsc_entry) / sizeof(u64));
+	char __user *end = p + (size_t)s->count * sizeof(struct wsc_result);
+	u64 *to = (u64 *)b->ent, *last = to + words;
+	u8 byte;
+
+	if (!access_ok(from, words * sizeof(u64)))
+		return -EFAULT;
+	for (; to < last; to += 7, from += 7) {
+		unsafe_get_user(to[0], &from[0], efault);
+		unsafe_get_user(to[1], &from[1], efault);
+		unsafe_get_user(to[2], &from[2], efault);
+		unsafe_get_user(to[3], &from[3], efault);
+		unsafe_get_user(to[4], &from[4], efault);
+		unsafe_get_user(to[5], &from[5], efault);
+		unsafe_get_user(to[6], &from[6], efault);
+	}
+
+	if (!access_ok(p, end - p))
+		return WSC_RESULTS_UNWRITABLE;
+	for (; p < end; p = (char __user *)PAGE_ALIGN((unsigned long)p + 1)) {
+		unsafe_get_user(byte, (u8 __user *)p, unwritable);
+		unsafe_put_user(byte, (u8 __user *)p, unwritable);
+	}
+	return 0;
+efault:
+	return -EFAULT;
+unwritable:
+	return WSC_RESULTS_UNWRITABLE;
+}
+
+/* The same, in a window of its own: after a buffer had to be made. */
+static noinline int wsc_batch_get(struct wsc_batch *b,
+				  const struct wsc_submit *s)
+{
+	int ret;
+
+	if (!user_access_begin(u64_to_user_ptr(s->entries),
+			       (size_t)s->count * sizeof(struct wsc_entry)))
+		return -EFAULT;
+	ret = wsc_batch_get_unsafe(b, s);
+	user_access_end();
+	return ret;
+}
+
+/**
+ * wsc_submit() - WSC_IOC_SUBMIT
+ * @file: the open /dev/wsc
+ * @argp: the caller's struct wsc_submit
+ *
+ * Reads and checks the whole submission (Documentation/abi.md, "What
+ * happens, in order"), runs it, and copies the results out.
+ *
+ * Return: the number of result slots written; a restart code when the
+ * first call was interrupted before it had any effect; or -errno with
+ * @argp->error_index set as the uapi header says.
+ */
+long wsc_submit(struct file *file, struct wsc_submit __user *argp)
+{
+	struct wsc_file *wf = file->private_data;
+	struct wsc_buf *buf, *bigger;
+	struct wsc_submit s;
+	struct wsc_batch b;
+	u32 error_index = WSC_NO_INDEX;
+	int got;
+	long ret;
+
+	/*
+	 * A call of the batch may close this very descriptor; keep the file,
+	 * and with it the buffer's owner, until the submission is over.
+	 */
+	get_file(file);
+	buf = xchg(&wf->spare, NULL);
+
+	if (!user_access_begin(argp, sizeof(*argp)))
+		goto efault_header;
+	if (!wsc_header_get_unsafe(&s, argp)) {
+		user_access_end();
+		goto efault_header;
+	}
+	ret = wsc_submit_check(&s);
+	if (ret) {
+		user_access_end();
+		goto out_keep_buf;
+	}
+	if (likely(buf && s.count <= buf->cap)) {
+		wsc_batch_layout(&b, buf, &s);
+		got = wsc_batch_get_unsafe(&b, &s);
+		user_access_end();
+	} else {
+		user_access_end();
+		bigger = wsc_buf_alloc(s.count);
+		if (!bigger) {
+			/* Nothing read, nothing run: no error_index either. */
+			ret = -ENOMEM;
+			goto out_no_index;
+		}
+		kvfree(buf);
+		buf = bigger;
+		wsc_batch_layout(&b, buf, &s);
+		got = wsc_batch_get(&b, &s);
+	}
+	ret = got < 0 ? got : wsc_batch_validate(&b, &error_index);
+	if (ret)
+		goto out_keep_buf;
+	if (got == WSC_RESULTS_UNWRITABLE) {
+		ret = -EFAULT;
+		goto out_keep_buf;
+	}
+
+	ret = wsc_batch_run(&b);
+	/*
+	 * A call of the batch, or another thread, can have unmapped the
+	 * results since: then say how many ran, in error_index.
+	 */
+	if (ret >= 0 && wsc_batch_copy_out(&b, u64_to_user_ptr(s.results),
+					   ret)) {
+		error_index = ret;
+		ret = -EFAULT;
+	}
+out_keep_buf:
+	wsc_buf_keep(wf, buf);
+	fput(file);
+	if (ret >= 0 || wsc_is_restart(ret))
+		return ret;
+	if (put_user(error_index, &argp->error_index))
+		return -EFAULT;
+	return ret;
+
+efault_header:
+	ret = -EFAULT;
+out_no_index:
+	wsc_buf_keep(wf, buf);
+	fput(file);
+	return ret;
+}
