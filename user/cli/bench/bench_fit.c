@@ -19,7 +19,8 @@
  * Theil-Sen fit (common/rounds.h): one wild median moves one of fifteen
  * pairwise slopes, not the line.  The headline is the ratio measured
  * directly at the largest batch (plain over batch 64, per call), which
- * no fit stands between (Documentation/results/bench-null.md, "Which figure is the headline").
+ * no fit stands between (Documentation/results/bench-null.md, "Which
+ * figure is the headline").
  */
 #include <errno.h>
 #include <getopt.h>
