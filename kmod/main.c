@@ -34,9 +34,12 @@ static int __init wsc_init(void)
 	ret = wsc_proc_init();
 	if (ret)
 		goto err_lab;
-	ret = wsc_device_init();
+	ret = wsc_submit_init();
 	if (ret)
 		goto err_proc;
+	ret = wsc_device_init();
+	if (ret)
+		goto err_submit;
 
 	pr_info("loaded: ABI %u, %u calls allowed, up to %u per batch\n",
 		WSC_ABI_VERSION, wsc_nr_calls - 1, WSC_MAX_ENTRIES);
@@ -44,6 +47,8 @@ static int __init wsc_init(void)
 	pr_debug("debug build: internal checks (WSC_DEBUG_ON) are on\n");
 	return 0;
 
+err_submit:
+	wsc_submit_exit();
 err_proc:
 	wsc_proc_exit();
 err_lab:
@@ -60,6 +65,8 @@ err_stats:
 static void __exit wsc_exit(void)
 {
 	wsc_device_exit();
+	/* No open file is left: the module could not be unloaded with one. */
+	wsc_submit_exit();
 	wsc_proc_exit();
 	/* Stops a run in progress, so that its RUN command can return. */
 	wsc_lab_exit();

@@ -14,11 +14,23 @@
  * and arithmetic run while a window is open: objtool refuses calls there.
  *
  * The working memory is a buffer the open file keeps from one submission
- * to the next, made at the first submission and as small as that
- * submission allows (a page holds 54 entries), grown when a larger one
- * comes: opening /dev/wsc allocates nothing large.  Threads that share one
- * open file and submit at the same time each get a buffer: the kept one
- * goes to whoever takes it first, the others allocate.
+ * to the next, taken at the first submission from the smallest size class
+ * that holds it (a page holds 54 entries), swapped for a larger one when a
+ * larger submission comes: opening /dev/wsc allocates nothing.  Threads
+ * that share one open file and submit at the same time each get a buffer:
+ * the kept one goes to whoever takes it first, the others allocate.
+ *
+ * The buffers come from wsc's own slab caches, one per size class, each
+ * with a constructor, because the slab allocator does not zero objects of
+ * a cache that has one.  Debian's kernels zero every other allocation
+ * (init_on_alloc), and under TCG zeroing runs at about 3 us a KiB: the
+ * 32 KiB that a batch of 408 stat calls needs cost more than the 408
+ * kernel entries it saves, as long as each open of /dev/wsc zeroed its
+ * own buffer (Documentation/experiments.md, "wsc ls").  A freed buffer
+ * now goes back to its cache and comes out again as it was.  Nothing of
+ * its last user can show: entries are copied in before they are read,
+ * only results the run wrote are copied out, and the registers hold
+ * nothing but the arguments wsc_load_args() writes before every call.
  */
 #include <linux/kernel.h>
 #include <linux/errno.h>
@@ -27,6 +39,7 @@
 #include <linux/mm.h>
 #include <linux/sched.h>
 #include <linux/seccomp.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
@@ -34,16 +47,18 @@
 
 /**
  * struct wsc_buf - one submission's working memory
- * @cap:  entries it holds; the results follow the @cap entries
- * @regs: the registers handlers are called with, zeroed once when the
- *        buffer is made; only their argument slots change after
- * @ent:  @cap entries, then @cap results
+ * @cap:   entries it holds; the results follow the @cap entries
+ * @class: its size class, the index of the cache it goes back to
+ * @regs:  the registers handlers are called with, zeroed by the cache's
+ *         constructor; only their argument slots change after
+ * @ent:   @cap entries, then @cap results
  *
  * The entries and results are not zeroed: every entry is copied in
  * before it is read, and only results the run wrote are copied out.
  */
 struct wsc_buf {
 	u32 cap;
+	u32 class;
 	struct pt_regs regs;
 	struct wsc_entry ent[];
 };
@@ -51,31 +66,66 @@ struct wsc_buf {
 #define WSC_SLOT_SIZE	(sizeof(struct wsc_entry) + sizeof(struct wsc_result))
 #define WSC_BUF_SIZE(cap) \
 	(offsetof(struct wsc_buf, ent) + (size_t)(cap) * WSC_SLOT_SIZE)
-/* The first buffer of an open file fills one page, or a page's kmalloc. */
-#define WSC_BUF_MIN_CAP	((PAGE_SIZE - offsetof(struct wsc_buf, ent)) / WSC_SLOT_SIZE)
 
-/* A buffer for at least @count entries, and as many more as its size holds. */
+/*
+ * The size classes: 54, 225, 453 and 907 entries, then the most a batch
+ * may hold.  The first is what a small batch needs, the others double
+ * (a 408-name listing takes the third).
+ */
+static const unsigned int wsc_buf_class_size[] = {
+	SZ_4K, SZ_16K, SZ_32K, SZ_64K, WSC_BUF_SIZE(WSC_MAX_ENTRIES),
+};
+static const char *const wsc_buf_class_name[] = {
+	"wsc_buf_4k", "wsc_buf_16k", "wsc_buf_32k", "wsc_buf_64k",
+	"wsc_buf_max",
+};
+#define WSC_BUF_CLASSES	ARRAY_SIZE(wsc_buf_class_size)
+
+static struct kmem_cache *wsc_buf_cache[WSC_BUF_CLASSES];
+
+static u32 wsc_buf_class_cap(unsigned int class)
+{
+	return min_t(size_t, (wsc_buf_class_size[class] -
+			      offsetof(struct wsc_buf, ent)) / WSC_SLOT_SIZE,
+		     WSC_MAX_ENTRIES);
+}
+
+/* Runs once per object, when its slab is made; see the top of the file. */
+static void wsc_buf_ctor(void *obj)
+{
+	struct wsc_buf *buf = obj;
+
+	memset(&buf->regs, 0, sizeof(buf->regs));
+}
+
+/* A buffer of the smallest class that holds @count entries. */
 static struct wsc_buf *wsc_buf_alloc(u32 count)
 {
-	size_t size = kmalloc_size_roundup(WSC_BUF_SIZE(max_t(size_t, count,
-							      WSC_BUF_MIN_CAP)));
+	unsigned int class = 0;
 	struct wsc_buf *buf;
 
-	/* Charged to the submitter's memory cgroup, as any per-open memory. */
-	buf = kvmalloc(size, GFP_KERNEL_ACCOUNT);
+	/* The last class holds WSC_MAX_ENTRIES, which @count never passes. */
+	while (wsc_buf_class_cap(class) < count && class < WSC_BUF_CLASSES - 1)
+		class++;
+	buf = kmem_cache_alloc(wsc_buf_cache[class], GFP_KERNEL);
 	if (!buf)
 		return NULL;
-	memset(&buf->regs, 0, sizeof(buf->regs));
-	buf->cap = min_t(size_t, (size - offsetof(struct wsc_buf, ent)) /
-				 WSC_SLOT_SIZE, WSC_MAX_ENTRIES);
+	buf->class = class;
+	buf->cap = wsc_buf_class_cap(class);
 	return buf;
+}
+
+static void wsc_buf_free(struct wsc_buf *buf)
+{
+	if (buf)
+		kmem_cache_free(wsc_buf_cache[buf->class], buf);
 }
 
 /* Keep @buf for the next submission; a buffer kept meanwhile goes. */
 static void wsc_buf_keep(struct wsc_file *wf, struct wsc_buf *buf)
 {
 	if (buf)
-		kvfree(xchg(&wf->spare, buf));
+		wsc_buf_free(xchg(&wf->spare, buf));
 }
 
 /**
@@ -84,8 +134,50 @@ static void wsc_buf_keep(struct wsc_file *wf, struct wsc_buf *buf)
  */
 void wsc_submit_release(struct wsc_file *wf)
 {
-	kvfree(wf->spare);
+	wsc_buf_free(wf->spare);
 	wf->spare = NULL;
+}
+
+/**
+ * wsc_submit_exit() - destroy the buffer caches
+ *
+ * After every open file of /dev/wsc is gone (the module's own reference
+ * count sees to that) or before the first could be opened.
+ */
+void wsc_submit_exit(void)
+{
+	unsigned int class;
+
+	for (class = 0; class < WSC_BUF_CLASSES; class++) {
+		kmem_cache_destroy(wsc_buf_cache[class]);
+		wsc_buf_cache[class] = NULL;
+	}
+}
+
+/**
+ * wsc_submit_init() - make the buffer caches
+ *
+ * Return: 0, or -ENOMEM with none made.
+ */
+int wsc_submit_init(void)
+{
+	unsigned int class;
+
+	BUILD_BUG_ON(ARRAY_SIZE(wsc_buf_class_name) != WSC_BUF_CLASSES);
+	BUILD_BUG_ON(WSC_BUF_SIZE(WSC_MAX_ENTRIES) <= SZ_64K);
+	for (class = 0; class < WSC_BUF_CLASSES; class++) {
+		/* Charged to the submitter's memory cgroup (SLAB_ACCOUNT). */
+		wsc_buf_cache[class] =
+			kmem_cache_create(wsc_buf_class_name[class],
+					  wsc_buf_class_size[class],
+					  __alignof__(struct wsc_buf),
+					  SLAB_ACCOUNT, wsc_buf_ctor);
+		if (!wsc_buf_cache[class]) {
+			wsc_submit_exit();
+			return -ENOMEM;
+		}
+	}
+	return 0;
 }
 
 static void wsc_batch_layout(struct wsc_batch *b, struct wsc_buf *buf,
@@ -265,7 +357,7 @@ long wsc_submit(struct file *file, struct wsc_submit __user *argp)
 			ret = -ENOMEM;
 			goto out_no_index;
 		}
-		kvfree(buf);
+		wsc_buf_free(buf);
 		buf = bigger;
 		wsc_batch_layout(&b, buf, &s);
 		got = wsc_batch_get(&b, &s);

@@ -162,6 +162,8 @@ struct wsc_file {
 
 long wsc_submit(struct file *file, struct wsc_submit __user *argp);
 void wsc_submit_release(struct wsc_file *wf);
+int wsc_submit_init(void);
+void wsc_submit_exit(void);
 
 /* device.c: /dev/wsc. */
 int wsc_device_init(void);
