@@ -16,18 +16,18 @@
  * The working memory is a buffer the open file keeps from one submission
  * to the next, taken at the first submission from the smallest size class
  * that holds it (a page holds 54 entries), swapped for a larger one when a
- * larger submission comes: opening /dev/wsc allocates nothing.  Threads
+ * larger submission comes: opening /dev/wsc allocates nothing large.  Threads
  * that share one open file and submit at the same time each get a buffer:
  * the kept one goes to whoever takes it first, the others allocate.
  *
  * The buffers come from wsc's own slab caches, one per size class, each
  * with a constructor, because the slab allocator does not zero objects of
  * a cache that has one.  Debian's kernels zero every other allocation
- * (init_on_alloc), and under TCG zeroing runs at about 3 us a KiB: the
- * 32 KiB that a batch of 408 stat calls needs cost more than the 408
- * kernel entries it saves, as long as each open of /dev/wsc zeroed its
- * own buffer (Documentation/experiments.md, "wsc ls").  A freed buffer
- * now goes back to its cache and comes out again as it was.  Nothing of
+ * (init_on_alloc), at about 3 us a KiB under TCG (the 74 KiB buffer that
+ * wsc 0.1 made at every open cost about 220 us): the 32 KiB of a batch of
+ * 408 calls would take back a quarter of what its saved kernel entries
+ * gain, at every open of /dev/wsc.  A freed buffer goes back to its cache
+ * and comes out again as it was, for the next open.  Nothing of
  * its last user can show: entries are copied in before they are read,
  * only results the run wrote are copied out, and the registers hold
  * nothing but the arguments wsc_load_args() writes before every call.
