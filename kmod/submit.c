@@ -69,8 +69,8 @@ struct wsc_buf {
 
 /*
  * The size classes: 54, 225, 453 and 907 entries, then the most a batch
- * may hold.  The first is what a small batch needs, the others double
- * (a 408-name listing takes the third).
+ * may hold.  The first is what a small batch needs; from 16 KiB on they
+ * double (a 408-name listing takes the third).  /proc/slabinfo lists them.
  */
 static const unsigned int wsc_buf_class_size[] = {
 	SZ_4K, SZ_16K, SZ_32K, SZ_64K, WSC_BUF_SIZE(WSC_MAX_ENTRIES),
