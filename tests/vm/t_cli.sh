@@ -20,6 +20,13 @@ check "wsc --version" sh -c "$wsc --version | grep -q '^wsc '"
 check "wsc info lists read with group userdata" sh -c "$wsc info | grep -Eq '^read +0 +userdata'"
 check "wsc info --json parses and has 48 rows" sh -c \
 	"$wsc info --json | $python -c 'import json,sys; d=json.load(sys.stdin); assert len(d[\"calls\"]) == 48, len(d[\"calls\"]); assert d[\"abi_version\"] == 1'"
+# The version the tree's VERSION gave the module (MODULE_VERSION), as
+# sysfs and wsc info each tell it.
+version=$(cat VERSION)
+check "wsc info: the module's version is $version, as /sys/module/wsc/version says" sh -c \
+	"grep -qx '$version' /sys/module/wsc/version && $wsc info | grep -q '^wsc module: $version, ABI 1 '"
+check "wsc info --json: module_version is $version" sh -c \
+	"$wsc info --json | $python -c 'import json,sys; assert json.load(sys.stdin)[\"module_version\"] == \"$version\"'"
 rt=false
 [ "$(cat /sys/kernel/realtime 2>/dev/null)" = 1 ] && rt=true
 check "wsc info --json: the kernel's release, and PREEMPT_RT ($rt) with its note only there" sh -c \

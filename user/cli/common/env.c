@@ -98,6 +98,18 @@ bool env_preempt_rt(void)
 	return !strcmp(value, "1");
 }
 
+/*
+ * The loaded module's own version, as its MODULE_VERSION() put it in
+ * sysfs: the ABI number says what the module speaks, this says which
+ * build answered (a DKMS rebuild, an older insmod).  False when wsc is
+ * not loaded or the kernel shows no version.
+ */
+bool env_module_version(char *buf, size_t len)
+{
+	read_line("/sys/module/wsc/version", buf, len);
+	return buf[0] != '\0';
+}
+
 void env_print_text(FILE *f)
 {
 	struct utsname u;

@@ -20,6 +20,7 @@ void env_print_text(FILE *f);
 void env_print_json(FILE *f);
 bool env_perf_counters_available(void);
 bool env_preempt_rt(void);
+bool env_module_version(char *buf, size_t len);
 
 /* What the lab's spinlock experiments measure on a PREEMPT_RT kernel. */
 #define ENV_RT_SPINLOCK_NOTE \

@@ -17,7 +17,7 @@
 static void info_usage(FILE *f)
 {
 	fprintf(f, "Usage: wsc info [--json]\n\n"
-		   "Show the ABI version, the limits and the allowlist of the loaded wsc module.\n\n"
+		   "Show the loaded wsc module's version, ABI, limits and allowlist.\n\n"
 		   "  -j, --json   print one JSON object\n"
 		   "  -h, --help   show this help\n");
 }
@@ -68,6 +68,7 @@ static int info_parse(struct info_opts *o, int argc, char **argv)
 
 static int info_run(const struct info_opts *o)
 {
+	char module_version[64];
 	struct utsname uts;
 	bool rt = env_preempt_rt();
 	struct wsc_call_info ci;
@@ -91,8 +92,15 @@ static int info_run(const struct info_opts *o)
 
 	if (uname(&uts))
 		snprintf(uts.release, sizeof(uts.release), "?");
+	if (!env_module_version(module_version, sizeof(module_version)))
+		module_version[0] = '\0';
 	if (json) {
-		printf("{\"abi_version\": %u, \"library_version\": \"%s\", "
+		printf("{\"module_version\": ");
+		if (module_version[0])
+			json_string(stdout, module_version);
+		else
+			printf("null");
+		printf(", \"abi_version\": %u, \"library_version\": \"%s\", "
 		       "\"max_entries\": %u, \"max_args\": %u, \"entry_flags\": %u, "
 		       "\"submit_flags\": %u, \"kernel\": {\"release\": ",
 		       v.abi_version, wsc_version(), v.max_entries, WSC_MAX_ARGS,
@@ -101,8 +109,9 @@ static int info_run(const struct info_opts *o)
 		printf(", \"preempt_rt\": %s, \"notes\": [%s]}, \"calls\": [",
 		       rt ? "true" : "false", rt ? "\"" ENV_RT_SPINLOCK_NOTE "\"" : "");
 	} else {
-		printf("wsc module: ABI %u (library %s, ABI %u)\n"
+		printf("wsc module: %s, ABI %u (library %s, ABI %u)\n"
 		       "kernel: %s%s\n",
+		       module_version[0] ? module_version : "version unknown",
 		       v.abi_version, wsc_version(), WSC_ABI_VERSION,
 		       uts.release, rt ? ", PREEMPT_RT" : "");
 		if (rt)
