@@ -69,6 +69,7 @@ static int info_parse(struct info_opts *o, int argc, char **argv)
 static int info_run(const struct info_opts *o)
 {
 	char module_version[64];
+	bool known_version;
 	struct utsname uts;
 	bool rt = env_preempt_rt();
 	struct wsc_call_info ci;
@@ -92,11 +93,10 @@ static int info_run(const struct info_opts *o)
 
 	if (uname(&uts))
 		snprintf(uts.release, sizeof(uts.release), "?");
-	if (!env_module_version(module_version, sizeof(module_version)))
-		module_version[0] = '\0';
+	known_version = env_module_version(module_version, sizeof(module_version));
 	if (json) {
 		printf("{\"module_version\": ");
-		if (module_version[0])
+		if (known_version)
 			json_string(stdout, module_version);
 		else
 			printf("null");
@@ -111,7 +111,7 @@ static int info_run(const struct info_opts *o)
 	} else {
 		printf("wsc module: %s, ABI %u (library %s, ABI %u)\n"
 		       "kernel: %s%s\n",
-		       module_version[0] ? module_version : "version unknown",
+		       known_version ? module_version : "version unknown",
 		       v.abi_version, wsc_version(), WSC_ABI_VERSION,
 		       uts.release, rt ? ", PREEMPT_RT" : "");
 		if (rt)
