@@ -30,6 +30,9 @@
 #                      wsc) in build/deb, checked by lintian
 #   make check-deb     the packages installed in a clean Debian 12 root, booted
 #                      in the VM, used, purged (tests/check-deb)
+#   make check-fresh   the README's make demo and make check, as written, in a
+#                      clean clone inside a pristine Debian 12 root
+#                      (tests/check-fresh; about 15 minutes)
 #   make V=1           show full commands
 
 VERSION := $(shell cat VERSION)
@@ -381,6 +384,14 @@ check-deb: deb
 
 check-dkms: deps-deb
 	$(Q)tests/check-dkms
+
+# A newcomer's machine: the README's two commands in a clean clone inside
+# a Debian 12 root that has never seen wsc (mmdebstrap: the apt variant,
+# build-essential and git).  CHECK_FRESH_FLAGS passes e.g. --plant or
+# --ref REF (see tests/check-fresh --help).
+.PHONY: check-fresh
+check-fresh: deps-deb
+	$(Q)tests/check-fresh $(CHECK_FRESH_FLAGS) $(B)
 
 # sparse over every file of the module (C=2: whether rebuilt or not), as a
 # check: the log is kept in $(B)/sparse.log and any line sparse (or the
