@@ -19,13 +19,13 @@
 #include <linux/percpu.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
-#include <linux/seccomp.h>
 #include <linux/spinlock.h>
 #include <linux/task_work.h>
 #include <linux/timekeeping.h>
 #include <linux/uaccess.h>
 
 #include "wsc.h"
+#include "policy.h"
 
 #define WSC_ALL_ARGS_MASK	((1u << WSC_MAX_ARGS) - 1)
 
@@ -339,16 +339,17 @@ static __always_inline u32 wsc_batch_loop(struct wsc_batch *b, bool timing,
 		 * of a file it closed).  Their effects come before the next
 		 * call, and a signal one of them raises stops the batch here.
 		 *
-		 * A signal stops the batch between calls, and so does a seccomp
-		 * filter that another thread has just installed on this one
-		 * (SECCOMP_FILTER_FLAG_TSYNC): the rest is refused when
-		 * resubmitted.  The first call always runs.
+		 * A signal stops the batch between calls, and so does an
+		 * observer that has just appeared (kmod/policy.h): a seccomp
+		 * filter another thread installed on this one
+		 * (SECCOMP_FILTER_FLAG_TSYNC), a tracer that attached.  The
+		 * rest is refused when resubmitted and runs as plain calls.
+		 * The first call always runs: the submission checked it.
 		 */
 		if (i) {
 			if (unlikely(task_work_pending(current)))
 				wsc_task_work_run();
-			if (unlikely(signal_pending(current) ||
-				     READ_ONCE(current->seccomp.mode)))
+			if (unlikely(signal_pending(current) || wsc_observed()))
 				break;
 		}
 

@@ -25,6 +25,7 @@ static_assert(sizeof(struct wsc_result) == 16);
 static_assert(sizeof(struct wsc_submit) == 32);
 static_assert(sizeof(struct wsc_version) == 32);
 static_assert(sizeof(struct wsc_call_info) == 40);
+static_assert(sizeof(struct wsc_policy) == 32);
 
 static int wsc_open(struct inode *inode, struct file *file)
 {
@@ -92,6 +93,8 @@ static long wsc_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 		return wsc_ioctl_version(argp);
 	case WSC_IOC_CALL_INFO:
 		return wsc_ioctl_call_info(argp);
+	case WSC_IOC_POLICY:
+		return wsc_ioctl_policy(argp);
 	default:
 		return -ENOTTY;
 	}
@@ -110,7 +113,11 @@ static struct miscdevice wsc_miscdev = {
 	.minor	= MISC_DYNAMIC_MINOR,
 	.name	= WSC_DEVICE_NAME,
 	.fops	= &wsc_fops,
-	/* Calls run with the caller's own credentials: no new power. */
+	/*
+	 * Calls run with the caller's own credentials: no new power.  Who
+	 * may run them wrapped is the module parameters' business
+	 * (policy.c): a refused caller's batches run as plain calls.
+	 */
 	.mode	= 0666,
 };
 

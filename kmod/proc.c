@@ -63,8 +63,9 @@ struct wsc_proc_trace {
  * @lat:     each experiment's result then
  * @trace:   the trace's status and per-call figures then (kvmalloc'd at
  *           open: 15 KiB)
- * @privileged: the opener had CAP_PERFMON or CAP_SYS_ADMIN, so the trace's
- *           per-call rows are shown (the latencies of other users' calls)
+ * @privileged: the opener had CAP_PERFMON or CAP_SYS_ADMIN, so the
+ *           per-call rows of wrapped calls and of the trace are shown (the
+ *           latencies of other users' calls)
  *
  * The lab's part of the report comes from a snapshot taken when reading
  * starts at offset 0, so that a run finishing in the middle of a read
@@ -100,9 +101,14 @@ struct wsc_proc_section {
 
 /* The wsc section: counts and latency of wrapped calls. */
 
+/*
+ * The per-call rows tell what other users' programs did and how long it
+ * took: shown, as the trace's rows are, only to a reader with
+ * CAP_PERFMON or CAP_SYS_ADMIN.  The totals are for everyone.
+ */
 static u32 wsc_calls_rows(struct wsc_proc_iter *it, unsigned int arg)
 {
-	return wsc_nr_calls;
+	return it->privileged ? wsc_nr_calls : 0;
 }
 
 static void wsc_calls_header(struct seq_file *m, struct wsc_proc_iter *it,
@@ -120,6 +126,10 @@ static void wsc_calls_header(struct seq_file *m, struct wsc_proc_iter *it,
 	seq_printf(m, "# wsc: %llu batches, %llu wrapped calls, %llu failed, %llu timed\n",
 		   wsc_stats_sum_batches(), total.calls, total.errors,
 		   total.timed);
+	if (!it->privileged) {
+		seq_puts(m, "# (its per-call rows need CAP_PERFMON or CAP_SYS_ADMIN)\n");
+		return;
+	}
 	seq_puts(m, "# latency columns cover the calls of batches submitted with WSC_SUBMIT_TIMING\n");
 	seq_printf(m, "%-16s %-9s %12s %10s %12s %10s %12s\n", "call", "group",
 		   "calls", "errors", "timed", "mean_ns", "max_ns");

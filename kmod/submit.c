@@ -38,12 +38,12 @@
 #include <linux/fs.h>
 #include <linux/mm.h>
 #include <linux/sched.h>
-#include <linux/seccomp.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
 #include "wsc.h"
+#include "policy.h"
 
 /**
  * struct wsc_buf - one submission's working memory
@@ -205,13 +205,6 @@ static __always_inline int wsc_submit_check(const struct wsc_submit *s)
 		return -EINVAL;
 	if (!s->entries || !s->results)
 		return -EFAULT;
-	/*
-	 * Wrapped calls would not pass through the caller's seccomp filter:
-	 * a filtered task may not use them at all (Documentation/security.md,
-	 * "What wrapped calls bypass").
-	 */
-	if (READ_ONCE(current->seccomp.mode) != SECCOMP_MODE_DISABLED)
-		return -EPERM;
 	return 0;
 }
 
@@ -331,6 +324,18 @@ long wsc_submit(struct file *file, struct wsc_submit __user *argp)
 	 * A call of the batch may close this very descriptor; keep the file,
 	 * and with it the buffer's owner, until the submission is over.
 	 */
+	/*
+	 * Before anything is read: a caller the administrator has not let
+	 * use wsc, or whose calls an observer follows one by one (a seccomp
+	 * filter, audit, a tracer; kmod/policy.h), runs its batch as plain
+	 * calls, which libwsc does on this errno and no other.
+	 */
+	if (unlikely(wsc_refused())) {
+		if (put_user(WSC_NO_INDEX, &argp->error_index))
+			return -EFAULT;
+		return -EOPNOTSUPP;
+	}
+
 	get_file(file);
 	buf = xchg(&wf->spare, NULL);
 

@@ -165,6 +165,9 @@ void wsc_submit_release(struct wsc_file *wf);
 int wsc_submit_init(void);
 void wsc_submit_exit(void);
 
+/* policy.c: the administrator's switch, the refusal's reasons (policy.h). */
+long wsc_ioctl_policy(void __user *argp);
+
 /* device.c: /dev/wsc. */
 int wsc_device_init(void);
 void wsc_device_exit(void);

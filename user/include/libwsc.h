@@ -94,6 +94,24 @@ unsigned int wsc_batch_error_index(const struct wsc_batch *b);
 unsigned long wsc_batch_kernel_entries(const struct wsc_batch *b);
 
 /*
+ * Where an observer follows system calls one by one (a seccomp filter,
+ * audit rules, a tracer, syscall user dispatch) or the administrator has
+ * not let this user run them wrapped, the module refuses the batch and
+ * libwsc runs it as plain system calls, from where the module stopped,
+ * with the same results.  Always: no flag is needed.
+ *
+ * wsc_batch_refused(): the enum wsc_refusal reasons the module gave the
+ * last time it refused this batch's calls, 0 if it never did.
+ * wsc_batch_conventional_calls(): how many entries ran as plain system
+ * calls, refused, without /dev/wsc (WSC_BATCH_FALLBACK) or by choice
+ * (WSC_BATCH_CONVENTIONAL).
+ */
+unsigned int wsc_batch_refused(const struct wsc_batch *b);
+unsigned long wsc_batch_conventional_calls(const struct wsc_batch *b);
+/* "disabled", "seccomp", "audit", "ptrace", "user-dispatch" for one bit. */
+const char *wsc_refusal_name(unsigned int reason);
+
+/*
  * The result of an entry: the call's return value, -ECANCELED when its
  * chain stopped before it, or -EAGAIN while it has not run yet.
  */
@@ -198,6 +216,8 @@ int wsc_prep_nanosleep(struct wsc_batch *b, const struct timespec *req,
 /* Open /dev/wsc (or $WSC_DEVICE); returns an fd or -errno. */
 int wsc_device_open(void);
 int wsc_device_version(int fd, struct wsc_version *v);
+/* Why the calling thread's batches would be refused now; the switch. */
+int wsc_device_policy(int fd, struct wsc_policy *p);
 /* Row @index of the loaded module's allowlist; -ENOENT past the end. */
 int wsc_device_call_info(int fd, unsigned int index,
 			 struct wsc_call_info *info);

@@ -12,6 +12,7 @@
  * resumed after a signal.
  */
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +38,52 @@ static int wsc_batch_grow(struct wsc_batch *b)
 	b->res = res;
 	b->cap = cap;
 	return 0;
+}
+
+/* native_skip's value once the module can never accept this process. */
+#define WSC_NATIVE_NEVER	UINT_MAX
+/* The most submissions run plain between two tries of the module. */
+#define WSC_BACKOFF_MAX		64
+
+/*
+ * A seccomp filter never goes away: a process under one runs every batch
+ * plain from its creation, without an ioctl per batch that the filter
+ * would have to look at.  An older module has no WSC_IOC_POLICY; its
+ * first refusal says the same.
+ */
+static void wsc_batch_check_policy(struct wsc_batch *b)
+{
+	struct wsc_policy p;
+
+	if (wsc_device_policy(b->fd, &p) == 0 &&
+	    (p.refused & WSC_REFUSED_SECCOMP)) {
+		b->refused = p.refused;
+		b->native_skip = WSC_NATIVE_NEVER;
+	}
+}
+
+/*
+ * The module refused a submission (-EOPNOTSUPP, nothing ran): note why,
+ * and run the next submissions plain without asking it, 1, 2, 4 ... up to
+ * WSC_BACKOFF_MAX of them, so that a refused process pays one refused
+ * ioctl per many batches.  A tracer or audit rules may go; a seccomp
+ * filter may not.
+ */
+static void wsc_batch_note_refusal(struct wsc_batch *b)
+{
+	struct wsc_policy p;
+
+	b->refused = WSC_REFUSED_ALL;
+	if (wsc_device_policy(b->fd, &p) == 0 && p.refused)
+		b->refused = p.refused;
+	if (b->refused & WSC_REFUSED_SECCOMP) {
+		b->native_skip = WSC_NATIVE_NEVER;
+		return;
+	}
+	b->backoff = b->backoff ? b->backoff * 2 : 1;
+	if (b->backoff > WSC_BACKOFF_MAX)
+		b->backoff = WSC_BACKOFF_MAX;
+	b->native_skip = b->backoff;
 }
 
 int wsc_batch_create(struct wsc_batch **bp, unsigned int flags)
@@ -69,6 +116,8 @@ int wsc_batch_create(struct wsc_batch **bp, unsigned int flags)
 	b->fd = fd;
 	b->flags = flags;
 	b->error_index = WSC_NO_INDEX;
+	if (fd >= 0)
+		wsc_batch_check_policy(b);
 	if (flags & WSC_BATCH_COLLECT)
 		b->threshold = WSC_DEFAULT_THRESHOLD;
 	if (fd >= 0)
@@ -141,6 +190,34 @@ unsigned int wsc_batch_error_index(const struct wsc_batch *b)
 unsigned long wsc_batch_kernel_entries(const struct wsc_batch *b)
 {
 	return b->kernel_entries;
+}
+
+unsigned int wsc_batch_refused(const struct wsc_batch *b)
+{
+	return b->refused;
+}
+
+unsigned long wsc_batch_conventional_calls(const struct wsc_batch *b)
+{
+	return b->conventional_calls;
+}
+
+const char *wsc_refusal_name(unsigned int reason)
+{
+	switch (reason) {
+	case WSC_REFUSED_DISABLED:
+		return "disabled";
+	case WSC_REFUSED_SECCOMP:
+		return "seccomp";
+	case WSC_REFUSED_AUDIT:
+		return "audit";
+	case WSC_REFUSED_PTRACE:
+		return "ptrace";
+	case WSC_REFUSED_USER_DISPATCH:
+		return "user-dispatch";
+	default:
+		return NULL;
+	}
 }
 
 int64_t wsc_batch_result(const struct wsc_batch *b, unsigned int entry)
@@ -237,6 +314,55 @@ static void wsc_batch_lost_results(struct wsc_batch *b, unsigned int ran)
 	b->error_index = WSC_NO_INDEX;
 }
 
+/* Run @n entries plain, into the results from b->done on. */
+static int wsc_batch_run_plain(struct wsc_batch *b,
+			       const struct wsc_entry *ent, unsigned int n,
+			       uint32_t run_flags, uint32_t *error_index)
+{
+	int ret;
+
+	ret = wsc_run_conventional(NULL, ent, &b->res[b->done], n, run_flags,
+				   error_index);
+	if (ret > 0)
+		b->conventional_calls += ret;
+	return ret;
+}
+
+/*
+ * One submission of @n entries: to the module, or, where it refuses the
+ * caller (now, or recently: see wsc_batch_note_refusal()), as plain
+ * calls.  Either way the results land from b->done on and the return
+ * value means the same: how many entries have a result, or -errno with
+ * nothing run.
+ */
+static int wsc_batch_run_once(struct wsc_batch *b, const struct wsc_entry *ent,
+			      unsigned int n, uint32_t run_flags,
+			      uint32_t *error_index)
+{
+	bool native = b->run == wsc_run_ioctl;
+	int ret;
+
+	if (native && b->native_skip) {
+		if (b->native_skip != WSC_NATIVE_NEVER)
+			b->native_skip--;
+		return wsc_batch_run_plain(b, ent, n, run_flags, error_index);
+	}
+	ret = b->run(b->run_ctx, ent, &b->res[b->done], n, run_flags,
+		     error_index);
+	b->kernel_entries++;
+	if (b->run == wsc_run_conventional && ret > 0)
+		b->conventional_calls += ret;
+	if (!native)
+		return ret;
+	if (ret == -EOPNOTSUPP && *error_index == WSC_NO_INDEX) {
+		wsc_batch_note_refusal(b);
+		return wsc_batch_run_plain(b, ent, n, run_flags, error_index);
+	}
+	if (ret >= 0)
+		b->backoff = 0;
+	return ret;
+}
+
 int wsc_batch_submit(struct wsc_batch *b)
 {
 	unsigned int first = b->done;
@@ -279,9 +405,7 @@ int wsc_batch_submit(struct wsc_batch *b)
 			wsc_batch_rebase(b, b->done, n);
 			ent = b->scratch;
 		}
-		ret = b->run(b->run_ctx, ent, &b->res[b->done], n,
-			     run_flags, &error_index);
-		b->kernel_entries++;
+		ret = wsc_batch_run_once(b, ent, n, run_flags, &error_index);
 		if (ret == -EFAULT && error_index != WSC_NO_INDEX &&
 		    error_index <= n) {
 			wsc_batch_lost_results(b, error_index);

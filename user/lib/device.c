@@ -18,6 +18,7 @@ _Static_assert(sizeof(struct wsc_result) == 16, "wsc_result layout");
 _Static_assert(sizeof(struct wsc_submit) == 32, "wsc_submit layout");
 _Static_assert(sizeof(struct wsc_version) == 32, "wsc_version layout");
 _Static_assert(sizeof(struct wsc_call_info) == 40, "wsc_call_info layout");
+_Static_assert(sizeof(struct wsc_policy) == 32, "wsc_policy layout");
 
 int wsc_device_open(void)
 {
@@ -34,6 +35,12 @@ int wsc_device_version(int fd, struct wsc_version *v)
 {
 	memset(v, 0, sizeof(*v));
 	return ioctl(fd, WSC_IOC_VERSION, v) ? -errno : 0;
+}
+
+int wsc_device_policy(int fd, struct wsc_policy *p)
+{
+	memset(p, 0, sizeof(*p));
+	return ioctl(fd, WSC_IOC_POLICY, p) ? -errno : 0;
 }
 
 int wsc_device_call_info(int fd, unsigned int index,

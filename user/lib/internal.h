@@ -41,6 +41,11 @@ struct wsc_batch {
 	bool stopped;		/* the chain of entry done - 1 has stopped */
 	unsigned int error_index;
 	unsigned long kernel_entries;
+	unsigned long conventional_calls;	/* entries run as plain calls */
+	unsigned int refused;	/* enum wsc_refusal of the last refusal */
+	unsigned int native_skip;	/* submissions to run plain before the
+					   module is asked again */
+	unsigned int backoff;	/* the next native_skip after a refusal */
 
 	struct wsc_entry *scratch;	/* one submission, references rebased */
 };

@@ -14,16 +14,32 @@
  *       One row of the allowlist, chosen by @index (0, 1, ...); -ENOENT past
  *       the last row.
  *
+ *   WSC_IOC_POLICY    _IOR  3  struct wsc_policy
+ *       Whether the calling thread's batches would run wrapped now, and if
+ *       not why (enum wsc_refusal); the administrator's switch.
+ *
  *   WSC_IOC_SUBMIT    _IOWR 2  struct wsc_submit
  *       Run @count entries of @entries in order and write one struct
  *       wsc_result per entry to @results.
  *
+ *       First, before anything is read: a caller that an observer could
+ *       not follow inside a batch, or that the administrator has not let
+ *       use wsc, is refused with -EOPNOTSUPP and @error_index
+ *       WSC_NO_INDEX, and nothing has run.  -EOPNOTSUPP means exactly
+ *       that and nothing else: run these calls as plain system calls
+ *       (libwsc does, by itself).  WSC_IOC_POLICY says why (enum
+ *       wsc_refusal): a seccomp filter or strict mode; audit rules
+ *       loaded and this task audited; ptrace's system-call tracing,
+ *       SYSEMU or system-call single-stepping; syscall user dispatch;
+ *       the module parameters disabled and group.
+ *
  *       Returns the number of result slots written, N.  N < @count only when
  *       a signal arrived between two calls (or what stops a batch as one
  *       does: a TIF_NOTIFY_SIGNAL notification such as io_uring's completion
- *       work, a seccomp filter installed by another thread): entries
- *       [N, @count) have not run and may be submitted again (libwsc does that
- *       for you).  A call that was interrupted before it had any effect
+ *       work, or one of the observers above appearing, such as a seccomp
+ *       filter installed by another thread): entries [N, @count) have not
+ *       run and may be submitted again (libwsc does that for you; the
+ *       resubmission may be refused as above).  A call that was interrupted before it had any effect
  *       (-ERESTARTSYS and its kin) counts as not run.
  *
  *       Before anything runs, the whole batch is validated; if any entry is
@@ -35,9 +51,7 @@
  *                  not point to an earlier entry;
  *         -E2BIG   @count exceeds WSC_MAX_ENTRIES;
  *         -ENOSYS  a system call number is not on the allowlist;
- *         -EFAULT  @entries or @results cannot be accessed;
- *         -EPERM   the caller is under a seccomp filter (wrapped calls
- *                  would bypass it).
+ *         -EFAULT  @entries or @results cannot be accessed.
  *
  *       Then, still before anything runs, every page of @results is probed
  *       for writing (-EFAULT if one cannot be written): the probe reads
@@ -207,10 +221,60 @@ struct wsc_call_info {
 	char name[WSC_CALL_NAME_LEN];
 };
 
+/*
+ * Why WSC_IOC_SUBMIT refuses a caller (-EOPNOTSUPP): each is something a
+ * wrapped call would slip past, or the administrator's choice.
+ */
+enum wsc_refusal {
+	/* The module parameters: disabled=2, or disabled=1 outside group. */
+	WSC_REFUSED_DISABLED		= 1u << 0,
+	/* A seccomp filter or strict mode: it sees only the ioctl. */
+	WSC_REFUSED_SECCOMP		= 1u << 1,
+	/* Audit rules loaded and this task audited: records per call. */
+	WSC_REFUSED_AUDIT		= 1u << 2,
+	/* ptrace: system-call tracing, SYSEMU or system-call single-step. */
+	WSC_REFUSED_PTRACE		= 1u << 3,
+	/* Syscall user dispatch (PR_SET_SYSCALL_USER_DISPATCH). */
+	WSC_REFUSED_USER_DISPATCH	= 1u << 4,
+
+	WSC_REFUSED_ALL			= WSC_REFUSED_DISABLED |
+					  WSC_REFUSED_SECCOMP |
+					  WSC_REFUSED_AUDIT |
+					  WSC_REFUSED_PTRACE |
+					  WSC_REFUSED_USER_DISPATCH,
+};
+
+/* struct wsc_policy.disabled: the module parameter "disabled". */
+enum wsc_disabled {
+	WSC_DISABLED_NONE	= 0,	/* every user */
+	WSC_DISABLED_GROUP	= 1,	/* CAP_SYS_ADMIN or the group only */
+	WSC_DISABLED_ALL	= 2,	/* nobody */
+};
+
+/* struct wsc_policy.group when no group is set. */
+#define WSC_NO_GROUP		0xffffffffu
+
+/**
+ * struct wsc_policy - argument of WSC_IOC_POLICY
+ * @refused:  out: the enum wsc_refusal reasons that apply to the calling
+ *            thread now; 0 when its batches would run wrapped
+ * @disabled: out: enum wsc_disabled, the module parameter "disabled"
+ * @group:    out: the module parameter "group", a GID of the initial user
+ *            namespace, or WSC_NO_GROUP
+ * @reserved: zero
+ */
+struct wsc_policy {
+	__u32 refused;
+	__u32 disabled;
+	__u32 group;
+	__u32 reserved[5];
+};
+
 #define WSC_IOC_MAGIC		0xB8
 #define WSC_IOC_VERSION		_IOR(WSC_IOC_MAGIC, 0, struct wsc_version)
 #define WSC_IOC_CALL_INFO	_IOWR(WSC_IOC_MAGIC, 1, struct wsc_call_info)
 #define WSC_IOC_SUBMIT		_IOWR(WSC_IOC_MAGIC, 2, struct wsc_submit)
+#define WSC_IOC_POLICY		_IOR(WSC_IOC_MAGIC, 3, struct wsc_policy)
 
 /*
  * The latency lab: generic netlink family WSC_LAT_GENL_NAME ("syscall_lat"),
