@@ -122,7 +122,7 @@ u32 wsc_refusal_slow(void)
 		why |= WSC_REFUSED_DISABLED;
 	if (READ_ONCE(current->seccomp.mode) != SECCOMP_MODE_DISABLED)
 		why |= WSC_REFUSED_SECCOMP;
-	if (!audit_dummy_context())
+	if (wsc_audited())
 		why |= WSC_REFUSED_AUDIT;
 	if (work & WSC_OBSERVED_PTRACE_WORK)
 		why |= WSC_REFUSED_PTRACE;

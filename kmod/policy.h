@@ -37,15 +37,22 @@ u32 wsc_refusal_slow(void);
  * the ioctl and would keep every path the batch looked up until it ends
  * (not charged to any memory cgroup); a tracer would stop only at it.
  *
- * audit_dummy_context() is false when this task has an audit context
- * and rules were loaded when the ioctl entered: what makes the kernel
- * build records for a system call.  Rules loaded during a batch apply
- * from the next submission, as they would to a call in flight.
+ * wsc_audited(): audit is on, this task has an audit context, and rules
+ * were loaded when the ioctl entered (audit_dummy_context() false): what
+ * makes the kernel build records for a system call.  With audit off the
+ * entry path leaves the context's flag as it was, so the flag alone could
+ * refuse a task nobody audits.  Rules loaded during a batch apply from
+ * the next submission, as they would to a call in flight.
  */
+static __always_inline bool wsc_audited(void)
+{
+	return !audit_dummy_context() && READ_ONCE(audit_enabled);
+}
+
 static __always_inline bool wsc_observed(void)
 {
 	return READ_ONCE(current->seccomp.mode) != SECCOMP_MODE_DISABLED ||
-	       !audit_dummy_context() ||
+	       wsc_audited() ||
 	       (READ_ONCE(current_thread_info()->syscall_work) &
 		(WSC_OBSERVED_PTRACE_WORK | SYSCALL_WORK_SYSCALL_USER_DISPATCH));
 }

@@ -98,7 +98,12 @@ int wsc_batch_create(struct wsc_batch **bp, unsigned int flags)
 		return -EINVAL;
 	if (!(flags & WSC_BATCH_CONVENTIONAL)) {
 		fd = wsc_device_open();
-		if (fd < 0 && !(flags & WSC_BATCH_FALLBACK))
+		/*
+		 * A sandbox that forbids the device (a seccomp filter, an LSM,
+		 * a device cgroup) gets plain calls, as a refusal would.
+		 */
+		if (fd < 0 && !(flags & WSC_BATCH_FALLBACK) &&
+		    fd != -EACCES && fd != -EPERM)
 			return fd;
 		if (fd >= 0 && wsc_device_version(fd, &v) == 0 &&
 		    v.abi_version != WSC_ABI_VERSION) {

@@ -66,10 +66,45 @@ static int info_parse(struct info_opts *o, int argc, char **argv)
 	return 0;
 }
 
+/*
+ * How this process's batches would run now: "wrapped", or "as plain
+ * calls (seccomp, audit)".  The switch: "everyone", "CAP_SYS_ADMIN and
+ * group 27", "nobody".
+ */
+static void policy_text(const struct wsc_policy *p, char *runs, size_t rlen,
+			char *who, size_t wlen)
+{
+	unsigned int bit;
+	size_t n;
+
+	if (!p->refused) {
+		snprintf(runs, rlen, "wrapped");
+	} else {
+		n = snprintf(runs, rlen, "as plain system calls (refused:");
+		for (bit = 1; bit && n < rlen; bit <<= 1) {
+			if (p->refused & bit)
+				n += snprintf(runs + n, rlen - n, " %s",
+					      wsc_refusal_name(bit) ?: "?");
+		}
+		if (n < rlen)
+			snprintf(runs + n, rlen - n, ")");
+	}
+	if (p->disabled == WSC_DISABLED_NONE)
+		snprintf(who, wlen, "everyone");
+	else if (p->disabled == WSC_DISABLED_ALL)
+		snprintf(who, wlen, "nobody");
+	else if (p->group == WSC_NO_GROUP)
+		snprintf(who, wlen, "CAP_SYS_ADMIN only");
+	else
+		snprintf(who, wlen, "CAP_SYS_ADMIN and group %u", p->group);
+}
+
 static int info_run(const struct info_opts *o)
 {
 	char module_version[64];
-	bool known_version;
+	bool known_version, have_policy;
+	char runs[128], who[64];
+	struct wsc_policy pol;
 	struct utsname uts;
 	bool rt = env_preempt_rt();
 	struct wsc_call_info ci;
@@ -91,6 +126,9 @@ static int info_run(const struct info_opts *o)
 		return 1;
 	}
 
+	have_policy = wsc_device_policy(fd, &pol) == 0;
+	policy_text(&pol, runs, sizeof(runs), who, sizeof(who));
+
 	if (uname(&uts))
 		snprintf(uts.release, sizeof(uts.release), "?");
 	known_version = env_module_version(module_version, sizeof(module_version));
@@ -106,8 +144,17 @@ static int info_run(const struct info_opts *o)
 		       v.abi_version, wsc_version(), v.max_entries, WSC_MAX_ARGS,
 		       v.entry_flags, v.submit_flags);
 		json_string(stdout, uts.release);
-		printf(", \"preempt_rt\": %s, \"notes\": [%s]}, \"calls\": [",
+		printf(", \"preempt_rt\": %s, \"notes\": [%s]}, ",
 		       rt ? "true" : "false", rt ? "\"" ENV_RT_SPINLOCK_NOTE "\"" : "");
+		if (have_policy)
+			printf("\"policy\": {\"refused\": %u, \"runs\": \"%s\", "
+			       "\"disabled\": %u, \"group\": %d, \"allowed\": \"%s\"}, ",
+			       pol.refused, pol.refused ? "plain" : "wrapped",
+			       pol.disabled,
+			       pol.group == WSC_NO_GROUP ? -1 : (int)pol.group, who);
+		else
+			printf("\"policy\": null, ");
+		printf("\"calls\": [");
 	} else {
 		printf("wsc module: %s, ABI %u (library %s, ABI %u)\n"
 		       "kernel: %s%s\n",
@@ -116,6 +163,11 @@ static int info_run(const struct info_opts *o)
 		       uts.release, rt ? ", PREEMPT_RT" : "");
 		if (rt)
 			printf("note: %s\n", ENV_RT_SPINLOCK_NOTE);
+		if (have_policy)
+			printf("batches of this process run: %s\n"
+			       "who may run batches wrapped: %s (module parameters disabled=%u, group=%d)\n",
+			       runs, who, pol.disabled,
+			       pol.group == WSC_NO_GROUP ? -1 : (int)pol.group);
 		printf("limits: %u entries per batch, %u arguments per call\n"
 		       "allowlist: %u entries\n\n%-16s %5s  %-9s %s\n",
 		       v.max_entries, WSC_MAX_ARGS, v.nr_calls,

@@ -1,0 +1,105 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# A wrapped call hides from nobody: audit (system-call rules and file
+# watches) and strace see the same records and lines for a workload whose
+# calls go through libwsc batches (wrapped) as for the same batches run
+# plain (tests/vm/wl_txn).  The module refuses an observed caller and
+# libwsc runs its calls as plain system calls, so each one meets the
+# observer; wl_txn reports how its batches ran, which says so.
+. tests/vm/tap.sh
+wl=$(pwd)/build/tests/vm/wl_txn
+work=$(mktemp -d)
+N=5
+echo "TAP version 13"
+
+# count FILE PATTERN: lines of FILE that match PATTERN (0 for none).
+count() { grep -c -- "$2" "$1" 2>/dev/null || true; }
+
+# strace -f, as a user reaches for it: the calls of the wrapped run are
+# listed as the plain run's are, and the wrapped run was refused for it.
+mkdir -p "$work/sw" "$work/sp"
+strace -f -qq -e trace=openat,write,close,unlinkat -o "$work/strace.w" \
+	"$wl" wrapped "$work/sw" $N > "$work/out.w" 2>&1
+rc=$?
+strace -f -qq -e trace=openat,write,close,unlinkat -o "$work/strace.p" \
+	"$wl" plain "$work/sp" $N > "$work/out.p" 2>&1
+check "strace -f: wl_txn wrapped and plain ran (exit $rc)" test "$rc" -eq 0 -a $? -eq 0
+for call in "openat(AT_FDCWD, \"$work/s.*/f[0-9]*\", O_WRONLY|O_CREAT|O_TRUNC, 0600) *= [0-9]" \
+	"unlinkat(AT_FDCWD, \"$work/s.*/f[0-9]*\", 0) *= 0" "write([0-9]*, \"wsc\", 3) *= 3"; do
+	w=$(count "$work/strace.w" "$call")
+	p=$(count "$work/strace.p" "$call")
+	check "strace -f sees each wrapped ${call%%(*}: $w wrapped, $p plain, of $N" \
+		test "$w" -eq $N -a "$p" -eq $N
+done
+check "under strace the module refused the batches (ptrace) and libwsc ran them plain: $(cat "$work/out.w")" \
+	grep -qx "native 0 plain $((4 * N)) refused 8" "$work/out.w"
+
+# audit: a daemon of the guest's own, logging to $work; a syscall rule per
+# folder and a watch per folder, the wrapped run in one, the plain run in
+# the other; then the records per key.
+if ! command -v auditctl > /dev/null || ! command -v auditd > /dev/null; then
+	for what in "audit syscall rules" "audit file watches" "audit: refusal"; do
+		ok "$what # SKIP no auditctl/auditd (tools/install-deps --base installs auditd)"
+	done
+	rm -rf "$work"
+	tap_done
+	exit
+fi
+mkdir -p "$work/conf" "$work/aw" "$work/ap" "$work/ww" "$work/wp"
+cat > "$work/conf/auditd.conf" <<CONF
+log_file = $work/audit.log
+log_format = RAW
+flush = SYNC
+write_logs = yes
+max_log_file_action = IGNORE
+space_left = 2
+space_left_action = IGNORE
+admin_space_left = 1
+admin_space_left_action = IGNORE
+disk_full_action = IGNORE
+disk_error_action = IGNORE
+CONF
+chmod 600 "$work/conf/auditd.conf"
+auditd -c "$work/conf" > "$work/auditd.out" 2>&1
+check "auditd started (logging to $work/audit.log)" test $? -eq 0
+sed 's/^/# auditd: /' "$work/auditd.out"
+auditctl -D > /dev/null
+auditctl -b 8192 > /dev/null
+for d in aw ap; do
+	auditctl -a always,exit -F arch=b64 -S openat,unlinkat -F dir="$work/$d" -k "wsc_$d" > /dev/null
+done
+auditctl -w "$work/ww" -p wa -k wsc_ww > /dev/null
+auditctl -w "$work/wp" -p wa -k wsc_wp > /dev/null
+"$wl" wrapped "$work/aw" $N > "$work/out.aw" 2>&1
+"$wl" plain "$work/ap" $N > /dev/null 2>&1
+"$wl" wrapped "$work/ww" $N > /dev/null 2>&1
+"$wl" plain "$work/wp" $N > /dev/null 2>&1
+auditctl -D > /dev/null
+sleep 1
+# records KEY NR: SYSCALL records of key KEY for system call NR.
+records() {
+	ausearch --input "$work/audit.log" -k "$1" --raw 2>/dev/null |
+		grep '^type=SYSCALL' | grep -c " syscall=$2 " || true
+}
+for call in openat:257 unlinkat:263; do
+	w=$(records wsc_aw "${call#*:}")
+	p=$(records wsc_ap "${call#*:}")
+	check "audit -S ${call%:*} -F dir=: $w records wrapped, $p plain, of $N" \
+		test "$w" -eq $N -a "$p" -eq $N
+	w=$(records wsc_ww "${call#*:}")
+	p=$(records wsc_wp "${call#*:}")
+	check "audit -w DIR -p wa, ${call%:*}: $w records wrapped, $p plain, of $N" \
+		test "$w" -eq $N -a "$p" -eq $N
+done
+check "audit: the module refused the batches and libwsc ran them plain: $(cat "$work/out.aw")" \
+	grep -qx "native 0 plain $((4 * N)) refused 4" "$work/out.aw"
+auditctl -e 0 > /dev/null
+kill "$(cat /var/run/auditd.pid 2>/dev/null || pgrep -x auditd)" 2> /dev/null
+sleep 1
+# With no rule loaded the module runs the batches again.
+mkdir -p "$work/after"
+"$wl" wrapped "$work/after" $N > "$work/out.after" 2>&1
+check "no rule, no tracer: the batches ran wrapped again: $(cat "$work/out.after")" \
+	grep -qx "native $((4 * N)) plain 0 refused 0" "$work/out.after"
+rm -rf "$work"
+tap_done
