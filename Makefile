@@ -363,6 +363,7 @@ dkms-install: $(B)/dkms.conf
 	install -m 644 $(DKMS_INCLUDE_FILES) $(DKMS_SRC)/include/
 	install -m 644 include/uapi/linux/wsc.h $(DKMS_SRC)/include/uapi/linux/
 	install -m 644 $(B)/dkms.conf $(DKMS_SRC)/
+	install -D -m 644 dkms/wsc.modprobe.conf $(DESTDIR)/etc/modprobe.d/wsc.conf
 ifeq ($(DESTDIR),)
 	dkms remove wsc/$(VERSION) --all >/dev/null 2>&1 || true
 	dkms add wsc/$(VERSION)
@@ -372,6 +373,7 @@ endif
 dkms-uninstall:
 	dkms remove wsc/$(VERSION) --all || true
 	rm -rf $(DKMS_SRC)
+	rm -f /etc/modprobe.d/wsc.conf
 
 # The Debian packages (debian/), built by tools/build-deb in a copy of the
 # tree in build/deb, the .debs beside it, lintian's verdict at the end.

@@ -68,8 +68,8 @@ auditctl -b 8192 > /dev/null
 for d in aw ap; do
 	auditctl -a always,exit -F arch=b64 -S openat,unlinkat -F dir="$work/$d" -k "wsc_$d" > /dev/null
 done
-auditctl -w "$work/ww" -p wa -k wsc_ww > /dev/null
-auditctl -w "$work/wp" -p wa -k wsc_wp > /dev/null
+auditctl -w "$work/ww" -p wa -k wsc_ww > /dev/null 2>&1
+auditctl -w "$work/wp" -p wa -k wsc_wp > /dev/null 2>&1
 "$wl" wrapped "$work/aw" $N > "$work/out.aw" 2>&1
 "$wl" plain "$work/ap" $N > /dev/null 2>&1
 "$wl" wrapped "$work/ww" $N > /dev/null 2>&1
