@@ -34,6 +34,18 @@ done
 check "under strace the module refused the batches (ptrace) and libwsc ran them plain: $(cat "$work/out.w")" \
 	grep -qx "native 0 plain $((4 * N)) refused 8" "$work/out.w"
 
+# /proc/syscall_lat: the per-call rows of wrapped calls (other users'
+# calls and their latencies) for CAP_PERFMON or CAP_SYS_ADMIN only, as
+# the trace's; the totals for everyone.
+"$wl" wrapped "$work/sw" 1 > /dev/null 2>&1
+check "/proc/syscall_lat as root: the wrapped calls' rows" \
+	grep -q '^openat ' /proc/syscall_lat
+setpriv --reuid=65534 --regid=65534 --clear-groups cat /proc/syscall_lat > "$work/proc.nobody"
+check "/proc/syscall_lat as uid 65534: the totals, no per-call row" \
+	sh -c "grep -q '^# wsc: [0-9]* batches' '$work/proc.nobody' &&
+		grep -q 'its per-call rows need CAP_PERFMON or CAP_SYS_ADMIN' '$work/proc.nobody' &&
+		! grep -q '^openat ' '$work/proc.nobody'"
+
 # audit: a daemon of the guest's own, logging to $work; a syscall rule per
 # folder and a watch per folder, the wrapped run in one, the plain run in
 # the other; then the records per key.
