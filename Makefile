@@ -209,7 +209,7 @@ $(B)/tests/vm/wl_calls: tests/vm/wl_calls.c
 $(B)/tests/vm/wl_txn: tests/vm/wl_txn.c $(STATIC_LIB)
 	$(call msg,CC,$<)
 	$(Q)mkdir -p $(dir $@)
-	$(Q)$(CC) $(CFLAGS) $(WSC_CFLAGS) $(DEPFLAGS) -o $@ $< $(STATIC_LIB) $(NL_LIBS)
+	$(Q)$(CC) $(CFLAGS) $(WSC_CFLAGS) $(DEPFLAGS) -o $@ $< $(STATIC_LIB) $(NL_LIBS) -lpthread
 
 $(B)/tests/fuzz/%.o: tests/fuzz/%.c
 	$(call msg,CC,$<)

@@ -34,6 +34,28 @@ done
 check "under strace the module refused the batches (ptrace) and libwsc ran them plain: $(cat "$work/out.w")" \
 	grep -qx "native 0 plain $((4 * N)) refused 8" "$work/out.w"
 
+# strace -p, attached to a process blocked inside a batch: the attach
+# interrupts the blocked read, the resubmission is refused (the tracer
+# now stops at system calls), and libwsc makes the rest plain: strace
+# lists each getppid after it.
+mkfifo "$work/fifo"
+"$wl" fifo "$work/fifo" 3 > "$work/out.fifo" 2>&1 &
+pid=$!
+sleep 2
+strace -qq -p "$pid" -e trace=read,getppid -o "$work/strace.pid" &
+spid=$!
+sleep 2
+# Bounded: if the workload died, nobody reads the fifo.
+timeout 10 sh -c "printf x > '$work/fifo'"
+wait "$pid"
+rc=$?
+wait "$spid"
+n=$(count "$work/strace.pid" '^getppid() *= [0-9]')
+check "strace -p on a process blocked in a batch: it ran (exit $rc) and strace lists its $n getppid of 3" \
+	test "$rc" -eq 0 -a "$n" -eq 3
+check "strace -p: the module refused the rest and libwsc ran it plain: $(cat "$work/out.fifo")" \
+	grep -q "refused 8$" "$work/out.fifo"
+
 # /proc/syscall_lat: the per-call rows of wrapped calls (other users'
 # calls and their latencies) for CAP_PERFMON or CAP_SYS_ADMIN only, as
 # the trace's; the totals for everyone.
@@ -50,7 +72,8 @@ check "/proc/syscall_lat as uid 65534: the totals, no per-call row" \
 # folder and a watch per folder, the wrapped run in one, the plain run in
 # the other; then the records per key.
 if ! command -v auditctl > /dev/null || ! command -v auditd > /dev/null; then
-	for what in "audit syscall rules" "audit file watches" "audit: refusal"; do
+	for what in "audit syscall rules" "audit file watches" "audit: refusal" \
+		"audit: the memory case" "audit: the memory case, refused"; do
 		ok "$what # SKIP no auditctl/auditd (tools/install-deps --base installs auditd)"
 	done
 	rm -rf "$work"
@@ -105,6 +128,20 @@ for call in openat:257 unlinkat:263; do
 done
 check "audit: the module refused the batches and libwsc ran them plain: $(cat "$work/out.aw")" \
 	grep -qx "native 0 plain $((4 * N)) refused 4" "$work/out.aw"
+# The memory case: with audit on and any rule loaded (here one on mount,
+# which nothing calls), a path-taking wrapped call used to keep its name
+# (4 KiB of names_cache, charged to no memory cgroup) until its batch
+# ended; 48 threads blocked at the end of a batch of 20 newfstatat each
+# would hold 960.  Refused, the batches run plain and hold none.
+auditctl -a always,exit -F arch=b64 -S mount -k wsc_unrelated > /dev/null
+"$wl" pin 48 20 > "$work/out.pin" 2>&1
+rc=$?
+auditctl -D > /dev/null
+set -- $(sed -n 's/^names_cache //p' "$work/out.pin")
+check "audit with one unrelated rule, 48 threads blocked after 20 path lookups each: names_cache $1 -> $2 active objects (no 960 held)" \
+	test "$rc" -eq 0 -a -n "${2:-}" -a "$((${2:-0} - ${1:-0}))" -lt 100
+check "the pinning batches were refused (audit) and ran plain: $(tail -n 1 "$work/out.pin")" \
+	grep -q "refused 4$" "$work/out.pin"
 auditctl -e 0 > /dev/null
 kill "$(cat /var/run/auditd.pid 2>/dev/null || pgrep -x auditd)" 2> /dev/null
 sleep 1

@@ -222,6 +222,61 @@ TEST(seccomp_trap_signals_the_call)
 }
 
 /*
+ * USER_NOTIF on getppid: a supervisor thread answers each notification
+ * with 777, and the batch's getppid returns what it said, as a plain one.
+ */
+static void *supervise(void *arg)
+{
+	int listener = (int)(intptr_t)arg;
+	struct seccomp_notif req;
+	struct seccomp_notif_resp resp;
+	long answered = 0;
+
+	for (;;) {
+		memset(&req, 0, sizeof(req));
+		if (ioctl(listener, SECCOMP_IOCTL_NOTIF_RECV, &req))
+			break;
+		memset(&resp, 0, sizeof(resp));
+		resp.id = req.id;
+		resp.val = req.data.nr == SYS_getppid ? 777 : 0;
+		if (ioctl(listener, SECCOMP_IOCTL_NOTIF_SEND, &resp) == 0)
+			answered++;
+	}
+	return (void *)answered;
+}
+
+TEST(seccomp_user_notif_answers_each_call)
+{
+	struct sock_filter f[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_getppid, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_USER_NOTIF),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = { .len = 4, .filter = f };
+	struct wsc_batch *b;
+	pthread_t t;
+	int listener, e[3];
+
+	ASSERT_EQ(prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), 0);
+	listener = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
+			   SECCOMP_FILTER_FLAG_NEW_LISTENER, &prog);
+	ASSERT_TRUE(listener >= 0);
+	ASSERT_EQ(pthread_create(&t, NULL, supervise, (void *)(intptr_t)listener), 0);
+	ASSERT_EQ(wsc_batch_create(&b, 0), 0);
+	e[0] = wsc_prep_getppid(b);
+	e[1] = wsc_prep_getpid(b);
+	e[2] = wsc_prep_getppid(b);
+	EXPECT_EQ(wsc_batch_submit(b), 3);
+	EXPECT_EQ(wsc_batch_result(b, e[0]), 777);
+	EXPECT_EQ(wsc_batch_result(b, e[1]), getpid());
+	EXPECT_EQ(wsc_batch_result(b, e[2]), 777);
+	EXPECT_EQ(syscall(SYS_getppid), 777);
+	EXPECT_EQ(wsc_batch_refused(b), WSC_REFUSED_SECCOMP);
+	wsc_batch_destroy(b);
+}
+
+/*
  * KILL_PROCESS on unlinkat, the batch made in a child: killed by SIGSYS
  * at the unlinkat, the file created before it still there, as for a
  * plain program.

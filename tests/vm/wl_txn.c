@@ -10,23 +10,165 @@
  *
  * Prints, on stdout, how the batches ran: "native N plain M refused R"
  * (the calls libwsc ran as plain system calls, the reasons' bits).
+ *
+ *   wl_txn fifo PATH N
+ *
+ * One wrapped batch: read one byte from the fifo PATH (blocking until a
+ * byte comes), then N getppid.  For a tracer that attaches (strace -p)
+ * while the batch is blocked: it must see the getppid calls.  Prints the
+ * same line as above.
+ *
+ *   wl_txn pin THREADS N
+ *
+ * THREADS threads each submit one wrapped batch of N newfstatat("/") and
+ * then a read of a pipe that blocks until every thread is in it; prints
+ * "names_cache BEFORE DURING", the active objects of the kernel's
+ * names_cache (/proc/slabinfo) before the threads and while they block.
+ * A batch that kept its path names until it ended would hold THREADS x N
+ * of them (4 KiB each, charged to no memory cgroup).
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
+#include <unistd.h>
+#include <sys/stat.h>
 
 #include <libwsc.h>
 
+static unsigned long plain_calls, native_calls;
+static unsigned int refused;
+
+static void account(struct wsc_batch *b)
+{
+	unsigned long plain = wsc_batch_conventional_calls(b);
+
+	plain_calls += plain;
+	native_calls += wsc_batch_completed(b) - plain;
+	refused |= wsc_batch_refused(b);
+}
+
+static void report(void)
+{
+	printf("native %lu plain %lu refused %u\n", native_calls, plain_calls,
+	       refused);
+}
+
+static int fifo_batch(const char *path, unsigned int n)
+{
+	struct wsc_batch *b;
+	unsigned int i;
+	char byte;
+	int fd, ret;
+
+	/* Read and write: a fifo opened so does not wait for a writer. */
+	fd = open(path, O_RDWR);
+	if (fd < 0 || wsc_batch_create(&b, 0)) {
+		perror("wl_txn fifo");
+		return 1;
+	}
+	wsc_prep_read(b, fd, &byte, 1);
+	for (i = 0; i < n; i++)
+		wsc_prep_getppid(b);
+	ret = wsc_batch_submit(b);
+	if (ret != (int)n + 1 || wsc_batch_result(b, 0) != 1 ||
+	    wsc_batch_result(b, n) != getppid()) {
+		fprintf(stderr, "wl_txn fifo: %d, read %lld\n", ret,
+			(long long)wsc_batch_result(b, 0));
+		return 1;
+	}
+	account(b);
+	report();
+	return 0;
+}
+
+static long names_cache_active(void)
+{
+	char line[512];
+	long active = -1;
+	FILE *f = fopen("/proc/slabinfo", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, "names_cache ", 12)) {
+			sscanf(line + 12, "%ld", &active);
+			break;
+		}
+	}
+	fclose(f);
+	return active;
+}
+
+static int pin_pipe[2];
+static unsigned int pin_n;
+static pthread_mutex_t pin_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void *pin_thread(void *arg)
+{
+	struct wsc_batch *b;
+	struct stat st;
+	unsigned int i;
+	char byte;
+
+	(void)arg;
+	if (wsc_batch_create(&b, 0))
+		return (void *)1;
+	for (i = 0; i < pin_n; i++)
+		wsc_prep_newfstatat(b, AT_FDCWD, "/", &st, 0);
+	wsc_prep_read(b, pin_pipe[0], &byte, 1);
+	if (wsc_batch_submit(b) != (int)pin_n + 1)
+		return (void *)1;
+	pthread_mutex_lock(&pin_lock);
+	account(b);
+	pthread_mutex_unlock(&pin_lock);
+	wsc_batch_destroy(b);
+	return NULL;
+}
+
+static int pin(unsigned int threads, unsigned int n)
+{
+	pthread_t t[256];
+	long before, during;
+	unsigned int i;
+	int failed = 0;
+	void *ret;
+
+	if (threads > 256 || pipe(pin_pipe))
+		return 2;
+	pin_n = n;
+	before = names_cache_active();
+	for (i = 0; i < threads; i++)
+		if (pthread_create(&t[i], NULL, pin_thread, NULL))
+			return 1;
+	sleep(2);
+	during = names_cache_active();
+	for (i = 0; i < threads; i++)
+		if (write(pin_pipe[1], "x", 1) != 1)
+			return 1;
+	for (i = 0; i < threads; i++) {
+		pthread_join(t[i], &ret);
+		failed |= ret != NULL;
+	}
+	printf("names_cache %ld %ld\n", before, during);
+	report();
+	return failed;
+}
+
 int main(int argc, char **argv)
 {
-	unsigned int flags, i, n, refused = 0;
-	unsigned long plain = 0, total = 0;
+	unsigned int flags, i, n;
 	char path[4096];
 
+	if (argc == 4 && !strcmp(argv[1], "fifo"))
+		return fifo_batch(argv[2], (unsigned int)strtoul(argv[3], NULL, 10));
+	if (argc == 4 && !strcmp(argv[1], "pin"))
+		return pin((unsigned int)strtoul(argv[2], NULL, 10),
+			   (unsigned int)strtoul(argv[3], NULL, 10));
 	if (argc != 4 || (strcmp(argv[1], "wrapped") && strcmp(argv[1], "plain"))) {
-		fprintf(stderr, "usage: wl_txn wrapped|plain DIR N\n");
+		fprintf(stderr, "usage: wl_txn wrapped|plain DIR N | fifo PATH N | pin THREADS N\n");
 		return 2;
 	}
 	flags = strcmp(argv[1], "plain") ? 0 : WSC_BATCH_CONVENTIONAL;
@@ -55,11 +197,9 @@ int main(int argc, char **argv)
 				(long long)wsc_batch_result(b, e[3]));
 			return 1;
 		}
-		plain += wsc_batch_conventional_calls(b);
-		refused |= wsc_batch_refused(b);
-		total += 4;
+		account(b);
 		wsc_batch_destroy(b);
 	}
-	printf("native %lu plain %lu refused %u\n", total - plain, plain, refused);
+	report();
 	return 0;
 }
