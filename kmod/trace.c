@@ -1065,6 +1065,8 @@ static void wsc_trace_lookup(struct tracepoint *tp, void *unused)
 /**
  * wsc_trace_init() - find the tracepoints; nothing is attached yet
  *
+ * The lookup serves kmod/syscall_tp.c too, which fires raw_syscalls'
+ * two for the wrapped calls of a batch.
  * A kernel without them still loads the module: starting a trace then
  * fails with a message.
  *
@@ -1080,6 +1082,8 @@ int wsc_trace_init(void)
 	for_each_kernel_tracepoint(wsc_trace_lookup, NULL);
 	if (!wsc_trace_available(NULL))
 		pr_warn("raw_syscalls or sched_process tracepoints not found: tracing unavailable\n");
+	/* The batch loop fires the same two for its wrapped calls. */
+	wsc_syscall_tp_init(wsc_tp_sys_enter, wsc_tp_sys_exit);
 	return 0;
 }
 
