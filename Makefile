@@ -82,7 +82,7 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/unit/%)
 VM_SRCS := $(wildcard tests/vm/t_*.c)
 VM_BINS := $(VM_SRCS:tests/vm/%.c=$(B)/tests/vm/%)
 # Programs the VM tests run (not tests themselves).
-VM_TOOLS := $(B)/tests/vm/wl_calls $(B)/tests/vm/wl_txn
+VM_TOOLS := $(B)/tests/vm/wl_calls $(B)/tests/vm/wl_txn $(B)/tests/vm/wl_batch
 # The fuzzer (tests/fuzz, Documentation/testing.md "Fuzzing"): raw ioctls
 # and raw netlink, so it links neither libwsc nor libnl.
 FUZZ_SRCS := $(wildcard tests/fuzz/*.c)
@@ -210,6 +210,12 @@ $(B)/tests/vm/wl_txn: tests/vm/wl_txn.c $(STATIC_LIB)
 	$(call msg,CC,$<)
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CC) $(CFLAGS) $(WSC_CFLAGS) $(DEPFLAGS) -o $@ $< $(STATIC_LIB) $(NL_LIBS) -lpthread
+
+# The syscall tracepoint tests' workload: four calls, batched or plain.
+$(B)/tests/vm/wl_batch: tests/vm/wl_batch.c
+	$(call msg,CC,$<)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS) $(WSC_CFLAGS) $(DEPFLAGS) -o $@ $<
 
 $(B)/tests/fuzz/%.o: tests/fuzz/%.c
 	$(call msg,CC,$<)

@@ -310,7 +310,7 @@ static __always_inline u32 wsc_batch_loop(struct wsc_batch *b, bool timing,
 		const struct wsc_entry *e = &ent[i];
 		u32 nr = e->nr;
 		u64 t0 = 0, ns = 0;
-		bool failed;
+		bool failed, traced;
 		s64 ret;
 
 		if (unlikely(e->flags & WSC_ENTRY_NEW_CHAIN))
@@ -353,11 +353,30 @@ static __always_inline u32 wsc_batch_loop(struct wsc_batch *b, bool timing,
 				break;
 		}
 
+		/*
+		 * Someone on the syscall tracepoints sees the call as if it
+		 * were made plainly (kmod/syscall_tp.c): the loop pays this
+		 * one test otherwise.  A probe can write @regs but not change
+		 * what runs: the number is the checked one in @nr, and the
+		 * arguments are loaded again from the checked copy.
+		 */
+		traced = wsc_syscall_tp_watched();
+		if (unlikely(traced)) {
+			if (unlikely(!wsc_syscall_tp_enter(regs, nr))) {
+				/* Never unseen: left unrun, or the ioctl fails. */
+				if (i == 0)
+					*restart = -EOPNOTSUPP;
+				break;
+			}
+			wsc_load_args(regs, e, res, i);
+		}
 		if (timing)
 			t0 = ktime_get_ns();
 		ret = wsc_call(regs, nr);
 		if (timing)
 			ns = ktime_get_ns() - t0;
+		if (unlikely(traced))
+			wsc_syscall_tp_exit(regs, nr, ret);
 		if (unlikely(wsc_is_restart(ret))) {
 			/*
 			 * Interrupted before it had any effect.  As the first
@@ -417,6 +436,8 @@ done:
  * not run), or a restart code (-ERESTARTSYS and kin) when the very first
  * call was interrupted before it had any effect: then nothing ran, and
  * the ioctl returns that code for the kernel's signal code to act on.
+ * -EOPNOTSUPP when nothing ran because someone is attached to the syscall
+ * tracepoints and this kernel's cannot be fired (kmod/syscall_tp.c).
  */
 long wsc_batch_run(struct wsc_batch *b)
 {

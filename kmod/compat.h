@@ -15,6 +15,9 @@
 #define _WSC_COMPAT_H
 
 #include <linux/version.h>
+#include <linux/preempt.h>
+#include <linux/rcupdate_trace.h>
+#include <linux/uaccess.h>
 #include <net/genetlink.h>
 
 #if LINUX_VERSION_CODE < KERNEL_VERSION(6, 1, 0)
@@ -57,6 +60,46 @@ static inline struct nlattr **wsc_genl_dump_attrs(struct netlink_callback *cb)
 #define WSC_EXIT_PROBE_ARGS	struct task_struct *p, bool group_dead
 #else
 #define WSC_EXIT_PROBE_ARGS	struct task_struct *p
+#endif
+
+/*
+ * How the probes of raw_syscalls:sys_enter and sys_exit are protected
+ * while they run, exactly as the kernel's own trace_sys_enter() does it
+ * (include/linux/tracepoint.h):
+ *
+ *  - up to 6.12, __DO_TRACE(): preemption disabled around the probes, an
+ *    RCU-sched read side that tracepoint_synchronize_unregister() waits
+ *    for (6.1 and 6.12, PREEMPT_RT included: a preempt_disable() there is
+ *    still one);
+ *  - since 6.13 the two are "faultable" (__DECLARE_TRACE_SYSCALL()): the
+ *    probes run preemptible, under a tasks-trace RCU read lock
+ *    (guard(rcu_tasks_trace) on 7.x), so that they may fault in user
+ *    memory and sleep; might_fault() says so first, as the kernel does.
+ *
+ * kmod/Kbuild sets WSC_HAVE_FAULTABLE_SYSCALL_TP from the header, and
+ * kmod/syscall_tp.c checks the running kernel's tracepoint agrees.
+ */
+#ifdef WSC_HAVE_FAULTABLE_SYSCALL_TP
+static __always_inline void wsc_syscall_tp_lock(void)
+{
+	might_fault();
+	rcu_read_lock_trace();
+}
+
+static __always_inline void wsc_syscall_tp_unlock(void)
+{
+	rcu_read_unlock_trace();
+}
+#else
+static __always_inline void wsc_syscall_tp_lock(void)
+{
+	preempt_disable_notrace();
+}
+
+static __always_inline void wsc_syscall_tp_unlock(void)
+{
+	preempt_enable_notrace();
+}
 #endif
 
 /*

@@ -27,6 +27,23 @@
 #include "policy.h"
 
 int wsc_param_disabled;
+/* The syscall work bits that make wsc_observed() true: see policy.h. */
+unsigned long wsc_observed_work __read_mostly =
+	WSC_OBSERVED_PTRACE_WORK | SYSCALL_WORK_SYSCALL_USER_DISPATCH;
+
+/**
+ * wsc_policy_refuse_tracepoints() - refuse callers while a syscall
+ *				     tracepoint has a probe
+ *
+ * For a kernel whose syscall tracepoints wsc cannot fire (kmod/syscall_tp.c
+ * found no iterator it may call): a wrapped call would then hide from
+ * their probes, so a probe anywhere makes batches run as plain calls.
+ * Called at load, before /dev/wsc exists.
+ */
+void wsc_policy_refuse_tracepoints(void)
+{
+	wsc_observed_work |= SYSCALL_WORK_SYSCALL_TRACEPOINT;
+}
 /* Read without a lock: a GID is one word, and any value is a whole one. */
 static kgid_t wsc_param_group = INVALID_GID;
 
@@ -128,6 +145,8 @@ u32 wsc_refusal_slow(void)
 		why |= WSC_REFUSED_PTRACE;
 	if (work & SYSCALL_WORK_SYSCALL_USER_DISPATCH)
 		why |= WSC_REFUSED_USER_DISPATCH;
+	if (work & wsc_observed_work & SYSCALL_WORK_SYSCALL_TRACEPOINT)
+		why |= WSC_REFUSED_TRACEPOINT;
 	return why;
 }
 

@@ -27,12 +27,17 @@
 					 SYSCALL_WORK_SYSCALL_EXIT_TRAP)
 
 extern int wsc_param_disabled;
+extern unsigned long wsc_observed_work;
 
 u32 wsc_refusal_slow(void);
+void wsc_policy_refuse_tracepoints(void);
 
 /*
  * True when something watches the calling thread's system calls one by
- * one in a way a wrapped call would slip past.  A seccomp filter sees
+ * one in a way a wrapped call would slip past.  (The syscall tracepoints
+ * are not among them: kmod/syscall_tp.c fires them for each wrapped call,
+ * unless this kernel's could not be checked at load, and then
+ * wsc_observed_work has SYSCALL_WORK_SYSCALL_TRACEPOINT too.)  A seccomp filter sees
  * only the ioctl; an audit context with rules loaded would record only
  * the ioctl and would keep every path the batch looked up until it ends
  * (not charged to any memory cgroup); a tracer would stop only at it.
@@ -54,7 +59,7 @@ static __always_inline bool wsc_observed(void)
 	return READ_ONCE(current->seccomp.mode) != SECCOMP_MODE_DISABLED ||
 	       wsc_audited() ||
 	       (READ_ONCE(current_thread_info()->syscall_work) &
-		(WSC_OBSERVED_PTRACE_WORK | SYSCALL_WORK_SYSCALL_USER_DISPATCH));
+		wsc_observed_work);
 }
 
 /**

@@ -94,11 +94,19 @@ static unsigned long wsc_function_start(const char *name, unsigned long probe)
 	return start;
 }
 
-/*
+/**
+ * wsc_callable() - may the module call the function at @start indirectly?
+ * @name:  its name, for the kernel log
+ * @start: its first byte
+ *
  * On an IBT kernel an indirect call must land on ENDBR64.  The first
  * bytes are read as they are now, after the kernel sealed what it seals.
+ * Used for the handlers here and for the syscall tracepoints' iterators
+ * (kmod/syscall_tp.c).
+ *
+ * Return: true when the call cannot trap; false with one line in the log.
  */
-static bool wsc_callable(const char *name, unsigned long start)
+bool wsc_callable(const char *name, unsigned long start)
 {
 	u32 insn;
 

@@ -60,7 +60,7 @@
 #define WSC_TRACE_KEY_GONE	1UL	/* its task exited: free, a lookup goes on */
 #define WSC_TRACE_KEY_BUSY	2UL	/* being claimed */
 
-/* struct wsc_trace_slot.nr when the task is not inside a counted call. */
+/* struct wsc_trace_call.nr when the task is not inside a counted call. */
 #define WSC_TRACE_NO_CALL	U32_MAX
 #define WSC_TRACE_FOREIGN_CALL	(U32_MAX - 1)	/* a 32-bit or unknown call */
 
@@ -70,11 +70,26 @@ MODULE_PARM_DESC(trace_hists,
 		 "latency histograms per CPU in a trace, one per distinct system call seen on that CPU (at least 1, at most the number of system calls; default 64; 15 KiB each)");
 
 /**
+ * struct wsc_trace_call - a call in progress
+ * @enter_ns: ktime_get_ns() at its entry
+ * @nr:       its number, WSC_TRACE_FOREIGN_CALL for a 32-bit or unknown
+ *            one, or WSC_TRACE_NO_CALL when there is none
+ */
+struct wsc_trace_call {
+	u64 enter_ns;
+	u32 nr;
+};
+
+/* Which of a slot's calls a tracepoint's registers are about. */
+#define WSC_TRACE_SYSCALL	0	/* the task's system call */
+#define WSC_TRACE_WRAPPED	1	/* a wrapped call inside it */
+
+/**
  * struct wsc_trace_slot - one followed task; a cache line of its own, so
  * that tasks on different CPUs never write the same line
- * @enter_ns: ktime_get_ns() at the entry of the call in progress
- * @nr:       the call in progress, WSC_TRACE_FOREIGN_CALL for a 32-bit or
- *            unknown one, or WSC_TRACE_NO_CALL
+ * @call: the system call in progress, and a wrapped call that a wsc batch
+ *        runs inside it (an ioctl of /dev/wsc): the two nest, each paired
+ *        with its own exit (wsc_trace_which())
  *
  * The key is the task_struct pointer alone: a slot is always given back
  * at its task's exit probe, before the task_struct can be freed and its
@@ -82,8 +97,7 @@ MODULE_PARM_DESC(trace_hists,
  * the leader takes the leader's.)
  */
 struct wsc_trace_slot {
-	u64 enter_ns;
-	u32 nr;
+	struct wsc_trace_call call[2];
 } ____cacheline_aligned;
 
 /**
@@ -252,8 +266,10 @@ static struct wsc_trace_slot *wsc_trace_claim(struct wsc_trace *t,
 		if (cmpxchg(&t->keys[i], key, WSC_TRACE_KEY_BUSY) != key)
 			continue;
 		s = &t->slots[i];
-		s->enter_ns = 0;
-		s->nr = WSC_TRACE_NO_CALL;
+		for (n = 0; n < ARRAY_SIZE(s->call); n++) {
+			s->call[n].enter_ns = 0;
+			s->call[n].nr = WSC_TRACE_NO_CALL;
+		}
 		/* Counted before anyone can give it back. */
 		atomic_inc(&t->live);
 		atomic64_inc(&t->followed);
@@ -439,9 +455,26 @@ static void wsc_trace_count(struct wsc_trace *t, unsigned int nr, u64 ns,
 	hist[wsc_hist_index(ns)]++;
 }
 
-static void wsc_trace_sys_enter(struct wsc_trace *t, long id)
+/*
+ * A real system call passes the tracepoints with its task's own saved
+ * registers; a call wrapped in a wsc batch passes them with the registers
+ * the batch built for it (kmod/syscall_tp.c), between the entry and the
+ * exit of the batch's ioctl.  Telling the two apart by the registers
+ * needs no state shared with the batch, and pairs each with its own exit:
+ * enter(ioctl), enter(a), exit(a), enter(b), exit(b), exit(ioctl) counts
+ * a, b and the ioctl once each, with their own latencies.
+ */
+static __always_inline unsigned int wsc_trace_which(struct pt_regs *regs)
+{
+	return regs == task_pt_regs(current) ? WSC_TRACE_SYSCALL :
+					       WSC_TRACE_WRAPPED;
+}
+
+static void wsc_trace_sys_enter(struct wsc_trace *t, struct pt_regs *regs,
+				long id)
 {
 	struct wsc_trace_slot *s;
+	struct wsc_trace_call *c;
 
 	if (t->cgrp) {
 		if (!wsc_trace_in_cgroup(t, current))
@@ -460,23 +493,24 @@ static void wsc_trace_sys_enter(struct wsc_trace *t, long id)
 			return;
 	}
 
-	if (unlikely(s->nr != WSC_TRACE_NO_CALL &&
-		     s->nr != WSC_TRACE_FOREIGN_CALL))
+	c = &s->call[wsc_trace_which(regs)];
+	if (unlikely(c->nr != WSC_TRACE_NO_CALL &&
+		     c->nr != WSC_TRACE_FOREIGN_CALL))
 		wsc_trace_this_cpu(t)->lost_exits++;
 	if (unlikely(id < 0 || id >= NR_syscalls || in_compat_syscall())) {
-		s->nr = WSC_TRACE_FOREIGN_CALL;
+		c->nr = WSC_TRACE_FOREIGN_CALL;
 		wsc_trace_this_cpu(t)->foreign++;
 		return;
 	}
-	s->nr = id;
+	c->nr = id;
 	/* Last, so that the lookup is not part of the call's time. */
-	s->enter_ns = ktime_get_ns();
+	c->enter_ns = ktime_get_ns();
 }
 
 static void wsc_trace_on_sys_enter(void *data, struct pt_regs *regs, long id)
 {
 	wsc_trace_probe_begin();
-	wsc_trace_sys_enter(data, id);
+	wsc_trace_sys_enter(data, regs, id);
 	wsc_trace_probe_end();
 }
 
@@ -511,6 +545,7 @@ static void wsc_trace_sys_exit(struct wsc_trace *t, struct pt_regs *regs,
 			       long ret)
 {
 	struct wsc_trace_slot *s = NULL;
+	struct wsc_trace_call *c = NULL;
 	unsigned int nr;
 	u64 now = 0;
 
@@ -524,15 +559,17 @@ static void wsc_trace_sys_exit(struct wsc_trace *t, struct pt_regs *regs,
 		now = ktime_get_ns();
 		s = wsc_trace_find(t, current);
 	}
-	if (unlikely(!s || s->nr == WSC_TRACE_NO_CALL)) {
+	if (s)
+		c = &s->call[wsc_trace_which(regs)];
+	if (unlikely(!c || c->nr == WSC_TRACE_NO_CALL)) {
 		wsc_trace_no_entry(t, regs, ret, s);
 		return;
 	}
-	nr = s->nr;
-	s->nr = WSC_TRACE_NO_CALL;
+	nr = c->nr;
+	c->nr = WSC_TRACE_NO_CALL;
 	if (unlikely(nr == WSC_TRACE_FOREIGN_CALL))
 		return;
-	wsc_trace_count(t, nr, now - s->enter_ns, ret);
+	wsc_trace_count(t, nr, now - c->enter_ns, ret);
 }
 
 static void wsc_trace_on_sys_exit(void *data, struct pt_regs *regs, long ret)
@@ -563,7 +600,7 @@ static void wsc_trace_task_exit(struct wsc_trace *t, struct task_struct *p)
 {
 	u64 now = ktime_get_ns();
 	struct wsc_trace_slot *s;
-	unsigned int nr;
+	unsigned int nr, i;
 
 	/* PF_EXITING is set; see wsc_trace_follow(). */
 	smp_mb();
@@ -573,11 +610,15 @@ static void wsc_trace_task_exit(struct wsc_trace *t, struct task_struct *p)
 		return;
 	/*
 	 * exit and exit_group never return: they end here, counted with
-	 * the time from their entry to the task's end.
+	 * the time from their entry to the task's end.  (Neither can be
+	 * wrapped: the second call is never open here.)
 	 */
-	nr = READ_ONCE(s->nr);
-	if (nr < WSC_TRACE_FOREIGN_CALL)
-		wsc_trace_count(t, nr, now - READ_ONCE(s->enter_ns), 0);
+	for (i = 0; i < ARRAY_SIZE(s->call); i++) {
+		nr = READ_ONCE(s->call[i].nr);
+		if (nr < WSC_TRACE_FOREIGN_CALL)
+			wsc_trace_count(t, nr,
+					now - READ_ONCE(s->call[i].enter_ns), 0);
+	}
 	wsc_trace_drop(t, s);
 }
 
@@ -642,7 +683,7 @@ static int wsc_trace_attach(struct wsc_trace *t, unsigned int from,
 static void wsc_trace_finish(struct wsc_trace *t, u32 end)
 {
 	unsigned long key;
-	unsigned int i;
+	unsigned int i, n;
 
 	lockdep_assert_held(&wsc_trace_mutex);
 	wsc_trace_detach(t, 0, ARRAY_SIZE(wsc_trace_probes));
@@ -652,9 +693,11 @@ static void wsc_trace_finish(struct wsc_trace *t, u32 end)
 	/* No probe runs any more: the slots hold still. */
 	for (i = 0; i < WSC_TRACE_SLOTS; i++) {
 		key = READ_ONCE(t->keys[i]);
-		if (key > WSC_TRACE_KEY_BUSY &&
-		    t->slots[i].nr < WSC_TRACE_FOREIGN_CALL)
-			t->unfinished++;
+		if (key <= WSC_TRACE_KEY_BUSY)
+			continue;
+		for (n = 0; n < ARRAY_SIZE(t->slots[i].call); n++)
+			if (t->slots[i].call[n].nr < WSC_TRACE_FOREIGN_CALL)
+				t->unfinished++;
 	}
 }
 
@@ -1065,6 +1108,8 @@ static void wsc_trace_lookup(struct tracepoint *tp, void *unused)
 /**
  * wsc_trace_init() - find the tracepoints; nothing is attached yet
  *
+ * The lookup serves kmod/syscall_tp.c too, which fires raw_syscalls'
+ * two for the wrapped calls of a batch.
  * A kernel without them still loads the module: starting a trace then
  * fails with a message.
  *
@@ -1080,6 +1125,8 @@ int wsc_trace_init(void)
 	for_each_kernel_tracepoint(wsc_trace_lookup, NULL);
 	if (!wsc_trace_available(NULL))
 		pr_warn("raw_syscalls or sched_process tracepoints not found: tracing unavailable\n");
+	/* The batch loop fires the same two for its wrapped calls. */
+	wsc_syscall_tp_init(wsc_tp_sys_enter, wsc_tp_sys_exit);
 	return 0;
 }
 

