@@ -123,6 +123,14 @@ TEST(filter_after_open_still_refused)
 	expect_refused(fd, WSC_REFUSED_SECCOMP);
 }
 
+/* A path in a new folder of its own: DIR/f, DIR from mkdtemp(3). */
+static void fresh_path(char path[static 32])
+{
+	strcpy(path, "/tmp/wsc-refusal.XXXXXX");
+	ASSERT_TRUE(mkdtemp(path) != NULL);
+	strcat(path, "/f");
+}
+
 /*
  * The cp-like transaction through libwsc: openat(O_CREAT), write to its
  * result, close it, unlinkat, as one batch.  Returns the batch, run.
@@ -148,12 +156,11 @@ static struct wsc_batch *run_transaction(const char *path, int64_t *res)
 
 TEST(libwsc_runs_a_filtered_batch_plain)
 {
-	char path[] = "/tmp/wsc-refusal.XXXXXX";
 	struct wsc_batch *b;
 	int64_t res[4];
+	char path[32];
 
-	ASSERT_TRUE(mkdtemp(path) != NULL);
-	strcat(path, "/f");
+	fresh_path(path);
 	install_allow_all_filter();
 	b = run_transaction(path, res);
 	EXPECT_TRUE(res[0] >= 0);
@@ -171,12 +178,11 @@ TEST(libwsc_runs_a_filtered_batch_plain)
 /* ERRNO(EACCES) on openat: the batch's openat fails as a plain one does. */
 TEST(seccomp_errno_applies_to_each_call)
 {
-	char path[] = "/tmp/wsc-refusal.XXXXXX";
 	struct wsc_batch *b;
 	int64_t res[4];
+	char path[32];
 
-	ASSERT_TRUE(mkdtemp(path) != NULL);
-	strcat(path, "/f");
+	fresh_path(path);
 	install_filter_on(SYS_openat, SECCOMP_RET_ERRNO | EACCES);
 	EXPECT_EQ(syscall(SYS_openat, AT_FDCWD, path, O_WRONLY | O_CREAT, 0600), -1);
 	EXPECT_EQ(errno, EACCES);
@@ -283,12 +289,11 @@ TEST(seccomp_user_notif_answers_each_call)
  */
 TEST(seccomp_kill_stops_at_the_call)
 {
-	char path[] = "/tmp/wsc-refusal.XXXXXX";
+	char path[32];
 	int status;
 	pid_t pid;
 
-	ASSERT_TRUE(mkdtemp(path) != NULL);
-	strcat(path, "/f");
+	fresh_path(path);
 	pid = fork();
 	ASSERT_TRUE(pid >= 0);
 	if (pid == 0) {

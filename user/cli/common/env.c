@@ -11,6 +11,8 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include <libwsc.h>
+
 #include "counters.h"
 #include "env.h"
 #include "json.h"
@@ -110,10 +112,48 @@ bool env_module_version(char *buf, size_t len)
 	return buf[0] != '\0';
 }
 
+/*
+ * Whether this process's batches run wrapped, as the module says
+ * (WSC_IOC_POLICY): 0 when they do, else the enum wsc_refusal reasons;
+ * -1 when there is no module to ask.  A refused process's "wrapped"
+ * figures are of plain calls: every report says so.
+ */
+static long wrapped_policy(void)
+{
+	struct wsc_policy p;
+	int fd = wsc_device_open();
+	long ret = -1;
+
+	if (fd < 0)
+		return -1;
+	if (wsc_device_policy(fd, &p) == 0)
+		ret = p.refused;
+	close(fd);
+	return ret;
+}
+
+/* "seccomp, audit": the reasons' names, into @buf. */
+static void refusal_names(unsigned int refused, char *buf, size_t len,
+			  const char *sep, bool quoted)
+{
+	unsigned int bit;
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (bit = 1; bit && n < len; bit <<= 1) {
+		if (!(refused & bit))
+			continue;
+		n += snprintf(buf + n, len - n, "%s%s%s%s", n ? sep : "",
+			      quoted ? "\"" : "", wsc_refusal_name(bit) ?: "?",
+			      quoted ? "\"" : "");
+	}
+}
+
 void env_print_text(FILE *f)
 {
 	struct utsname u;
-	char model[256], clock[64];
+	char model[256], clock[64], why[128];
+	long policy;
 
 	uname(&u);
 	cpuinfo_field("model name", model, sizeof(model));
@@ -123,6 +163,12 @@ void env_print_text(FILE *f)
 		u.release, env_preempt_rt() ? " (PREEMPT_RT)" : "", model,
 		clock, emulation(),
 		env_perf_counters_available() ? "available" : "not available");
+	policy = wrapped_policy();
+	if (policy > 0) {
+		refusal_names(policy, why, sizeof(why), ", ", false);
+		fprintf(f, "# wrapped calls: refused (%s): the module runs none of this process's batches, libwsc made them as plain system calls, so the wrapped figures are of plain calls\n",
+			why);
+	}
 }
 
 static void print_vulnerabilities(FILE *f)
@@ -155,7 +201,8 @@ static void print_vulnerabilities(FILE *f)
 void env_print_json(FILE *f)
 {
 	struct utsname u;
-	char model[256], clock[64];
+	char model[256], clock[64], why[160];
+	long policy;
 	int i;
 
 	uname(&u);
@@ -174,6 +221,13 @@ void env_print_json(FILE *f)
 	fprintf(f, ", \"hardware_counters\": %s, \"vulnerabilities\": ",
 		env_perf_counters_available() ? "true" : "false");
 	print_vulnerabilities(f);
+	policy = wrapped_policy();
+	refusal_names(policy > 0 ? policy : 0, why, sizeof(why), ", ", true);
+	if (policy < 0)
+		fprintf(f, ", \"wrapped_calls\": null");
+	else
+		fprintf(f, ", \"wrapped_calls\": {\"runs\": \"%s\", \"refused\": [%s]}",
+			policy ? "plain" : "wrapped", why);
 	fprintf(f, ", \"command\": [");
 	for (i = 0; i < cmd_argc; i++) {
 		fprintf(f, "%s", i ? ", " : "");
