@@ -311,6 +311,7 @@ static __always_inline u32 wsc_batch_loop(struct wsc_batch *b, bool timing,
 		u32 nr = e->nr;
 		u64 t0 = 0, ns = 0;
 		bool failed, traced;
+		unsigned long work;
 		s64 ret;
 
 		if (unlikely(e->flags & WSC_ENTRY_NEW_CHAIN))
@@ -346,12 +347,12 @@ static __always_inline u32 wsc_batch_loop(struct wsc_batch *b, bool timing,
 		 * rest is refused when resubmitted and runs as plain calls.
 		 * The first call always runs: the submission checked it.
 		 */
-		if (i) {
-			if (unlikely(task_work_pending(current)))
-				wsc_task_work_run();
-			if (unlikely(signal_pending(current) || wsc_observed()))
-				break;
-		}
+		if (i && unlikely(task_work_pending(current)))
+			wsc_task_work_run();
+		work = READ_ONCE(current_thread_info()->syscall_work);
+		if (i && unlikely(signal_pending(current) ||
+				  wsc_observed_now(work)))
+			break;
 
 		/*
 		 * Someone on the syscall tracepoints sees the call as if it
@@ -360,7 +361,7 @@ static __always_inline u32 wsc_batch_loop(struct wsc_batch *b, bool timing,
 		 * what runs: the number is the checked one in @nr, and the
 		 * arguments are loaded again from the checked copy.
 		 */
-		traced = wsc_syscall_tp_watched();
+		traced = wsc_syscall_tp_watched(work);
 		if (unlikely(traced)) {
 			if (unlikely(!wsc_syscall_tp_enter(regs, nr))) {
 				/* Never unseen: left unrun, or the ioctl fails. */

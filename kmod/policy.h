@@ -54,12 +54,22 @@ static __always_inline bool wsc_audited(void)
 	return !audit_dummy_context() && READ_ONCE(audit_enabled);
 }
 
-static __always_inline bool wsc_observed(void)
+/*
+ * What can appear between two calls of a batch, @work being the task's
+ * syscall work bits as just read: a seccomp filter another thread
+ * synchronised onto this one, a tracer that attached.  (Audit cannot: the
+ * ioctl's context was decided when it entered.)
+ */
+static __always_inline bool wsc_observed_now(unsigned long work)
 {
 	return READ_ONCE(current->seccomp.mode) != SECCOMP_MODE_DISABLED ||
-	       wsc_audited() ||
-	       (READ_ONCE(current_thread_info()->syscall_work) &
-		wsc_observed_work);
+	       (work & wsc_observed_work);
+}
+
+static __always_inline bool wsc_observed(void)
+{
+	return wsc_observed_now(READ_ONCE(current_thread_info()->syscall_work)) ||
+	       wsc_audited();
 }
 
 /**

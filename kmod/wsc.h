@@ -55,12 +55,13 @@ void wsc_syscall_tp_exit(struct pt_regs *regs, u32 nr, long ret);
 
 /*
  * Is anyone attached to the syscall tracepoints?  The flag the kernel's
- * own entry code tests (syscall_regfunc() sets it on every task), so
- * that a batch pays what a system call pays: one test.
+ * own entry code tests (syscall_regfunc() sets it on every task), in
+ * @work, the task's syscall work bits the batch loop read once for this
+ * and for wsc_observed_now(): a batch pays what a system call pays.
  */
-static __always_inline bool wsc_syscall_tp_watched(void)
+static __always_inline bool wsc_syscall_tp_watched(unsigned long work)
 {
-	return test_syscall_work(SYSCALL_TRACEPOINT);
+	return work & SYSCALL_WORK_SYSCALL_TRACEPOINT;
 }
 
 /* calls.c: the allowlist. */

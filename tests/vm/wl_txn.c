@@ -32,6 +32,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <pthread.h>
 #include <unistd.h>
 #include <sys/stat.h>
@@ -105,6 +106,34 @@ static long names_cache_active(void)
 	return active;
 }
 
+/* Threads of this process but the calling one that are sleeping ('S'). */
+static unsigned int sleeping_threads(void)
+{
+	char path[300], buf[256], *state;
+	unsigned int n = 0;
+	struct dirent *d;
+	DIR *dir;
+	FILE *f;
+
+	dir = opendir("/proc/self/task");
+	if (!dir)
+		return 0;
+	while ((d = readdir(dir))) {
+		if (d->d_name[0] == '.' || atoi(d->d_name) == gettid())
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/task/%s/stat", d->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fgets(buf, sizeof(buf), f) && (state = strrchr(buf, ')')) &&
+		    state[1] == ' ' && state[2] == 'S')
+			n++;
+		fclose(f);
+	}
+	closedir(dir);
+	return n;
+}
+
 static int pin_pipe[2];
 static unsigned int pin_n;
 static pthread_mutex_t pin_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -114,13 +143,21 @@ static void *pin_thread(void *arg)
 	struct wsc_batch *b;
 	struct stat st;
 	unsigned int i;
-	char byte;
+	char byte, *paths;
 
 	(void)arg;
-	if (wsc_batch_create(&b, 0))
+	/*
+	 * A path of its own for each call: audit hands a second lookup of
+	 * the same user pointer in one system call the name it kept
+	 * (audit_reusename()), which would hide all but the first.
+	 */
+	paths = calloc(pin_n, 2);
+	if (!paths || wsc_batch_create(&b, 0))
 		return (void *)1;
-	for (i = 0; i < pin_n; i++)
-		wsc_prep_newfstatat(b, AT_FDCWD, "/", &st, 0);
+	for (i = 0; i < pin_n; i++) {
+		paths[2 * i] = '/';
+		wsc_prep_newfstatat(b, AT_FDCWD, &paths[2 * i], &st, 0);
+	}
 	wsc_prep_read(b, pin_pipe[0], &byte, 1);
 	if (wsc_batch_submit(b) != (int)pin_n + 1)
 		return (void *)1;
@@ -128,6 +165,7 @@ static void *pin_thread(void *arg)
 	account(b);
 	pthread_mutex_unlock(&pin_lock);
 	wsc_batch_destroy(b);
+	free(paths);
 	return NULL;
 }
 
@@ -146,7 +184,9 @@ static int pin(unsigned int threads, unsigned int n)
 	for (i = 0; i < threads; i++)
 		if (pthread_create(&t[i], NULL, pin_thread, NULL))
 			return 1;
-	sleep(2);
+	/* Until every thread sleeps in its batch's last entry (30 s at most). */
+	for (i = 0; i < 300 && sleeping_threads() < threads; i++)
+		usleep(100000);
 	during = names_cache_active();
 	for (i = 0; i < threads; i++)
 		if (write(pin_pipe[1], "x", 1) != 1)
