@@ -51,7 +51,8 @@ void wsc_policy_refuse_tracepoints(void);
  */
 static __always_inline bool wsc_audited(void)
 {
-	return !audit_dummy_context() && READ_ONCE(audit_enabled);
+	/* The global first: with audit off, no load through the context. */
+	return READ_ONCE(audit_enabled) && !audit_dummy_context();
 }
 
 /*
