@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
-"""Every handler wsc.ko calls through a pointer can be called under IBT.
+"""Every function wsc.ko calls through a pointer can be called under IBT:
+the handlers and the syscall tracepoints' iterators.
 
 On a kernel built with CONFIG_X86_KERNEL_IBT, an indirect call must land
 on an ENDBR64 instruction, and the kernel seals (overwrites) the ENDBR of
@@ -126,6 +127,23 @@ def main():
             ok(True, f"{c['name']}: {name}",
                skip=f"kernel built without IBT, no ENDBR64 needed (read {head.hex()})")
 
+    # The syscall tracepoints' iterators, which wsc.ko calls through the
+    # pointer in struct tracepoint to fire sys_enter and sys_exit for each
+    # wrapped call (kmod/syscall_tp.c); it checks them at load too, and
+    # says in the kernel log when it cannot fire them.
+    for name in ("__traceiter_sys_enter", "__traceiter_sys_exit"):
+        if name not in addrs:
+            ok(False, f"{name} not found in /proc/kallsyms")
+            continue
+        head = kcore.read(addrs[name], 4)
+        if ibt == "y":
+            ok(head == ENDBR64, f"{name} begins with ENDBR64 (read {head.hex()})")
+        else:
+            ok(True, name,
+               skip=f"kernel built without IBT, no ENDBR64 needed (read {head.hex()})")
+    log = subprocess.run(["dmesg"], capture_output=True, text=True).stdout
+    ok("cannot be fired for wrapped calls" not in log,
+       "wsc.ko fires the syscall tracepoints on this kernel (its load said nothing against it)")
     print("TAP version 13")
     print(f"1..{len(tests)}")
     for i, (good, what, skip) in enumerate(tests, 1):

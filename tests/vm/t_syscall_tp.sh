@@ -231,9 +231,44 @@ if command -v bpftrace > /dev/null; then
 	check "bpftrace raw_syscalls:sys_enter: the four numbers after the ioctl's" \
 		sh -c "grep -o 'NR [0-9]*' '$out/bpftrace' | tr '\n' ' ' |
 			grep -q 'NR 16 NR 257 NR 1 NR 3 NR 263 '"
+	bpftrace -q -e 'tracepoint:syscalls:sys_enter_openat /comm == "wl_batch"/ { printf("OPEN %s\n", str(args->filename)); }' \
+		-c "$wl wsc $f" > "$out/bpftrace.open" 2>&1
+	check "bpftrace syscalls:sys_enter_openat: the batch's openat with its path" \
+		grep -qxF "OPEN $f" "$out/bpftrace.open"
 else
 	ok "bpftrace # SKIP bpftrace is not installed (apt-get install bpftrace)"
+	ok "bpftrace syscalls:sys_enter_openat # SKIP bpftrace is not installed (apt-get install bpftrace)"
 fi
+
+# --- A probe that must fault.  The path of the batch's openat and
+# unlinkat lives in a page of a shared file mapping, dropped with
+# MADV_DONTNEED just before the batch (tests/vm/wl_txn fault): a probe
+# that reads the path takes the fault.  Since 6.13 the syscall tracepoints
+# are faultable and ftrace's syscalls:sys_enter_openat prints the path it
+# reads; before, a probe may not fault, for a plain call as for a wrapped
+# one.  Either way the two runs must show the same thing, and where the
+# plain one shows the path, so must the batch.
+txn=$(pwd)/build/tests/vm/wl_txn
+I=$T/instances/wsc_tp_fault
+rmdir $I 2>/dev/null
+mkdir $I
+echo 1 > $I/events/syscalls/sys_enter_openat/enable
+for m in wrapped plain; do
+	mkdir -p "$out/fault.$m"
+	: > $I/trace
+	echo 1 > $I/tracing_on
+	sh -c "echo \$\$ > $I/set_event_pid; exec $txn fault $out/fault.$m $m" > "$out/fault.$m.out" 2>&1
+	rc=$?
+	echo 0 > $I/tracing_on
+	grep -c "fault\.$m/faulted" $I/trace > "$out/fault.$m.n" || true
+	check "wl_txn fault $m: the batch ran (exit $rc)" test "$rc" -eq 0
+done
+echo > $I/set_event_pid
+echo 0 > $I/events/enable
+rmdir $I
+w=$(cat "$out/fault.wrapped.n") p=$(cat "$out/fault.plain.n")
+check "syscalls:sys_enter_openat with the path in a dropped page: $w lines with the path wrapped, $p plain (the kernel $(uname -r) $( [ "$p" -gt 0 ] && echo prints it || echo does not print it))" \
+	test "$w" -eq "$p"
 
 rm -rf "$out"
 tap_done

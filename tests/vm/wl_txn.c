@@ -18,6 +18,13 @@
  * while the batch is blocked: it must see the getppid calls.  Prints the
  * same line as above.
  *
+ *   wl_txn fault DIR wrapped|plain
+ *
+ * One batch, openat(O_CREAT) of DIR/faulted, close, unlinkat, whose path
+ * lives in a shared mapping of the file DIR/path, its page dropped with
+ * MADV_DONTNEED just before: the first reader of the path (a tracepoint
+ * probe that reads it, or the handler) takes a page fault.
+ *
  *   wl_txn pin THREADS N
  *
  * THREADS threads each submit one wrapped batch of N newfstatat("/") and
@@ -28,6 +35,7 @@
  * of them (4 KiB each, charged to no memory cgroup).
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +43,7 @@
 #include <dirent.h>
 #include <pthread.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 
 #include <libwsc.h>
@@ -81,6 +90,40 @@ static int fifo_batch(const char *path, unsigned int n)
 	    wsc_batch_result(b, n) != ppid) {
 		fprintf(stderr, "wl_txn fifo: %d, read %lld\n", ret,
 			(long long)wsc_batch_result(b, 0));
+		return 1;
+	}
+	account(b);
+	report();
+	return 0;
+}
+
+static int fault_batch(const char *dir, bool plain)
+{
+	char file[4096], target[4096];
+	struct wsc_batch *b;
+	size_t len;
+	char *map;
+	int fd, e[3];
+
+	snprintf(file, sizeof(file), "%s/path", dir);
+	len = (size_t)snprintf(target, sizeof(target), "%s/faulted", dir) + 1;
+	fd = open(file, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	if (fd < 0 || write(fd, target, len) != (ssize_t)len)
+		return 1;
+	map = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0);
+	if (map == MAP_FAILED || wsc_batch_create(&b, plain ? WSC_BATCH_CONVENTIONAL : 0))
+		return 1;
+	e[0] = wsc_prep_openat(b, AT_FDCWD, map, O_WRONLY | O_CREAT, 0600);
+	e[1] = wsc_prep_close(b, 0);
+	wsc_entry_ref(b, e[1], 0, e[0]);
+	e[2] = wsc_prep_unlinkat(b, AT_FDCWD, map, 0);
+	if (madvise(map, 4096, MADV_DONTNEED))
+		return 1;
+	if (wsc_batch_submit(b) != 3 || wsc_batch_result(b, e[0]) < 0 ||
+	    wsc_batch_result(b, e[2]) != 0) {
+		fprintf(stderr, "wl_txn fault: openat %lld, unlinkat %lld\n",
+			(long long)wsc_batch_result(b, e[0]),
+			(long long)wsc_batch_result(b, e[2]));
 		return 1;
 	}
 	account(b);
@@ -207,11 +250,13 @@ int main(int argc, char **argv)
 
 	if (argc == 4 && !strcmp(argv[1], "fifo"))
 		return fifo_batch(argv[2], (unsigned int)strtoul(argv[3], NULL, 10));
+	if (argc == 4 && !strcmp(argv[1], "fault"))
+		return fault_batch(argv[2], !strcmp(argv[3], "plain"));
 	if (argc == 4 && !strcmp(argv[1], "pin"))
 		return pin((unsigned int)strtoul(argv[2], NULL, 10),
 			   (unsigned int)strtoul(argv[3], NULL, 10));
 	if (argc != 4 || (strcmp(argv[1], "wrapped") && strcmp(argv[1], "plain"))) {
-		fprintf(stderr, "usage: wl_txn wrapped|plain DIR N | fifo PATH N | pin THREADS N\n");
+		fprintf(stderr, "usage: wl_txn wrapped|plain DIR N | fifo PATH N | fault DIR wrapped|plain | pin THREADS N\n");
 		return 2;
 	}
 	flags = strcmp(argv[1], "plain") ? 0 : WSC_BATCH_CONVENTIONAL;
