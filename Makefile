@@ -362,6 +362,9 @@ $(B)/dkms.conf: dkms/dkms.conf.in VERSION
 	$(Q)mkdir -p $(B)
 	$(Q)sed -e 's|@VERSION@|$(VERSION)|g' $< > $@
 
+# With DESTDIR (the wsc-dkms package) also /etc/modprobe.d/wsc.conf, the
+# module parameters' commented example, a conffile dpkg keeps as the admin
+# edited it; a live install leaves /etc alone (wsc(8), MODULE PARAMETERS).
 dkms-install: $(B)/dkms.conf
 	rm -rf $(DKMS_SRC)
 	install -d $(DKMS_SRC)/kmod $(DKMS_SRC)/include/uapi/linux
@@ -369,7 +372,9 @@ dkms-install: $(B)/dkms.conf
 	install -m 644 $(DKMS_INCLUDE_FILES) $(DKMS_SRC)/include/
 	install -m 644 include/uapi/linux/wsc.h $(DKMS_SRC)/include/uapi/linux/
 	install -m 644 $(B)/dkms.conf $(DKMS_SRC)/
+ifneq ($(DESTDIR),)
 	install -D -m 644 dkms/wsc.modprobe.conf $(DESTDIR)/etc/modprobe.d/wsc.conf
+endif
 ifeq ($(DESTDIR),)
 	dkms remove wsc/$(VERSION) --all >/dev/null 2>&1 || true
 	dkms add wsc/$(VERSION)
@@ -379,7 +384,6 @@ endif
 dkms-uninstall:
 	dkms remove wsc/$(VERSION) --all || true
 	rm -rf $(DKMS_SRC)
-	rm -f /etc/modprobe.d/wsc.conf
 
 # The Debian packages (debian/), built by tools/build-deb in a copy of the
 # tree in build/deb, the .debs beside it, lintian's verdict at the end.
