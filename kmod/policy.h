@@ -33,15 +33,6 @@ u32 wsc_refusal_slow(void);
 void wsc_policy_refuse_tracepoints(void);
 
 /*
- * True when something watches the calling thread's system calls one by
- * one in a way a wrapped call would slip past.  (The syscall tracepoints
- * are not among them: kmod/syscall_tp.c fires them for each wrapped call,
- * unless this kernel's could not be checked at load, and then
- * wsc_observed_work has SYSCALL_WORK_SYSCALL_TRACEPOINT too.)  A seccomp filter sees
- * only the ioctl; an audit context with rules loaded would record only
- * the ioctl and would keep every path the batch looked up until it ends
- * (not charged to any memory cgroup); a tracer would stop only at it.
- *
  * wsc_audited(): audit is on, this task has an audit context, and rules
  * were loaded when the ioctl entered (audit_dummy_context() false): what
  * makes the kernel build records for a system call.  With audit off the
@@ -72,10 +63,21 @@ static __always_inline bool wsc_observed_now(unsigned long work)
 	       (work & wsc_observed_work);
 }
 
+/*
+ * True when something watches the calling thread's system calls one by
+ * one in a way a wrapped call would slip past: a seccomp filter sees only
+ * the ioctl; an audit context with rules loaded would record only the
+ * ioctl and would keep every path the batch looked up until it ends (not
+ * charged to any memory cgroup); a tracer would stop only at it.  The
+ * syscall tracepoints are not among them: kmod/syscall_tp.c fires them
+ * for each wrapped call, unless this kernel's could not be checked at
+ * load, and then wsc_observed_work has SYSCALL_WORK_SYSCALL_TRACEPOINT.
+ */
 static __always_inline bool wsc_observed(void)
 {
-	return wsc_observed_now(READ_ONCE(current_thread_info()->syscall_work)) ||
-	       wsc_audited();
+	unsigned long work = READ_ONCE(current_thread_info()->syscall_work);
+
+	return wsc_observed_now(work) || wsc_audited();
 }
 
 /**
