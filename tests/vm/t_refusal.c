@@ -101,6 +101,20 @@ TEST(unobserved_task_may_submit)
 	EXPECT_EQ(p.reserved[0] | p.reserved[4], 0);
 }
 
+/* WSC_IOC_POLICY writes to the caller's memory: a bad pointer is -EFAULT. */
+TEST(policy_bad_pointer)
+{
+	int fd = wsc_test_open();
+
+	EXPECT_EQ(ioctl(fd, WSC_IOC_POLICY, NULL), -1);
+	EXPECT_EQ(errno, EFAULT);
+	EXPECT_EQ(ioctl(fd, WSC_IOC_POLICY, (void *)8), -1);
+	EXPECT_EQ(errno, EFAULT);
+	/* Read-only memory: the copy-out must fail, not the kernel. */
+	EXPECT_EQ(ioctl(fd, WSC_IOC_POLICY, (void *)"read-only string of 32 bytes!!!"), -1);
+	EXPECT_EQ(errno, EFAULT);
+}
+
 TEST(seccomp_filter_refuses_raw_submit)
 {
 	struct wsc_version v;
