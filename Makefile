@@ -445,9 +445,13 @@ STYLE_FILES = $(filter-out %.mod.c,$(wildcard kmod/*.c)) $(wildcard kmod/*.h) \
 # guard that refuses kernels older than 6.1; the lab's semaphore
 # experiment measures a semaphore that starts taken, not a completion;
 # the allowlist and the experiments are X-macro lists, which cannot be
-# one parenthesised value.
+# one parenthesised value; compat.h's guard for firing the faultable
+# syscall tracepoints (7.x) is the tasks-trace RCU read lock the kernel's
+# own trace_sys_enter() takes there, since their probes are freed only
+# after a tasks-trace grace period (checkpatch of 6.12 and later says
+# such a lock belongs to BPF and RCU only).
 STYLE_IGNORE := ENOSYS
-STYLE_IGNORE_kmod/compat.h := LINUX_VERSION_CODE,CONSTANT_COMPARISON
+STYLE_IGNORE_kmod/compat.h := LINUX_VERSION_CODE,CONSTANT_COMPARISON,RCU_TASKS_TRACE
 STYLE_IGNORE_kmod/lab.c := CONSIDER_COMPLETION
 STYLE_IGNORE_include/wsc_calls.h := COMPLEX_MACRO
 STYLE_IGNORE_include/wsc_experiments.h := COMPLEX_MACRO
