@@ -51,15 +51,25 @@ static const struct nla_policy wsc_genl_experiment_policy[WSC_LAT_A_MAX + 1] = {
 				    .len = WSC_LAT_NAME_MAX },
 };
 
-/* TRACE_START: exactly one target, checked by the handler. */
+/* TRACE_START: exactly one target, checked by the handler; filters. */
 static const struct nla_policy wsc_genl_trace_start_policy[WSC_LAT_A_MAX + 1] = {
 	[WSC_LAT_A_TRACE_PID]		= NLA_POLICY_MIN(NLA_U32, 1),
 	[WSC_LAT_A_TRACE_CGROUP]	= { .type = NLA_NUL_STRING,
 					    .len = WSC_TRACE_CGROUP_MAX },
+	[WSC_LAT_A_TRACE_ALL]		= { .type = NLA_FLAG },
+	[WSC_LAT_A_TRACE_CALL_SET]	= { .type = NLA_BINARY,
+					    .len = WSC_TRACE_NR_MAX / 8 },
+	[WSC_LAT_A_TRACE_FAILED]	= { .type = NLA_FLAG },
+	[WSC_LAT_A_TRACE_ERRNO]		= NLA_POLICY_RANGE(NLA_U32, 1,
+							   WSC_TRACE_ERRNO_MAX),
 };
 
-/* TRACE_STOP, TRACE_STATUS, TRACE_FETCH and TRACE_RESET take nothing. */
-static const struct nla_policy wsc_genl_none_policy[WSC_LAT_A_MAX + 1] = {
+/*
+ * TRACE_STOP, TRACE_STATUS, TRACE_FETCH, TRACE_TASKS and TRACE_RESET
+ * take a trace's number, or nothing for the caller's newest.
+ */
+static const struct nla_policy wsc_genl_trace_id_policy[WSC_LAT_A_MAX + 1] = {
+	[WSC_LAT_A_RUN_ID]		= NLA_POLICY_MIN(NLA_U64, 1),
 };
 
 /**
@@ -155,13 +165,13 @@ static const struct genl_ops wsc_genl_ops[] = {
 	{
 		.cmd		= WSC_LAT_CMD_TRACE_STOP,
 		.doit		= wsc_genl_trace_stop,
-		.policy		= wsc_genl_none_policy,
+		.policy		= wsc_genl_trace_id_policy,
 		.maxattr	= WSC_LAT_A_MAX,
 	},
 	{
 		.cmd		= WSC_LAT_CMD_TRACE_STATUS,
 		.doit		= wsc_genl_trace_status,
-		.policy		= wsc_genl_none_policy,
+		.policy		= wsc_genl_trace_id_policy,
 		.maxattr	= WSC_LAT_A_MAX,
 	},
 	{
@@ -169,13 +179,21 @@ static const struct genl_ops wsc_genl_ops[] = {
 		.start		= wsc_genl_trace_fetch_start,
 		.dumpit		= wsc_genl_trace_fetch,
 		.done		= wsc_genl_trace_fetch_done,
-		.policy		= wsc_genl_none_policy,
+		.policy		= wsc_genl_trace_id_policy,
 		.maxattr	= WSC_LAT_A_MAX,
 	},
 	{
 		.cmd		= WSC_LAT_CMD_TRACE_RESET,
 		.doit		= wsc_genl_trace_reset,
-		.policy		= wsc_genl_none_policy,
+		.policy		= wsc_genl_trace_id_policy,
+		.maxattr	= WSC_LAT_A_MAX,
+	},
+	{
+		.cmd		= WSC_LAT_CMD_TRACE_TASKS,
+		.start		= wsc_genl_trace_tasks_start,
+		.dumpit		= wsc_genl_trace_tasks,
+		.done		= wsc_genl_trace_fetch_done,
+		.policy		= wsc_genl_trace_id_policy,
 		.maxattr	= WSC_LAT_A_MAX,
 	},
 };

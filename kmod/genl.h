@@ -41,5 +41,7 @@ int wsc_genl_trace_fetch_start(struct netlink_callback *cb);
 int wsc_genl_trace_fetch(struct sk_buff *skb, struct netlink_callback *cb);
 int wsc_genl_trace_fetch_done(struct netlink_callback *cb);
 int wsc_genl_trace_reset(struct sk_buff *skb, struct genl_info *info);
+int wsc_genl_trace_tasks_start(struct netlink_callback *cb);
+int wsc_genl_trace_tasks(struct sk_buff *skb, struct netlink_callback *cb);
 
 #endif /* _WSC_GENL_H */

@@ -16,9 +16,11 @@
 #include <linux/netlink.h>
 #include <linux/string.h>
 #include <net/genetlink.h>
+#include <net/sock.h>
 
 #include "wsc.h"
 #include "genl.h"
+#include "trace.h"
 
 static bool wsc_genl_trace_capable(const struct sk_buff *skb)
 {
@@ -26,31 +28,39 @@ static bool wsc_genl_trace_capable(const struct sk_buff *skb)
 	       netlink_capable(skb, CAP_SYS_ADMIN);
 }
 
-/**
- * wsc_genl_trace_start() - TRACE_START: trace a process tree or a cgroup
- * @skb:  the request
- * @info: its parsed attributes (exactly one of TRACE_PID, TRACE_CGROUP)
- *
- * Return: 0 or -errno, the refusal named in the extack.
- */
-int wsc_genl_trace_start(struct sk_buff *skb, struct genl_info *info)
+/* The socket a request came from: the owner of what it starts. */
+static void wsc_genl_trace_who(const struct sk_buff *skb,
+			       struct wsc_trace_owner *who)
+{
+	who->net = sock_net(skb->sk);
+	who->portid = NETLINK_CB(skb).portid;
+}
+
+/* The trace a request names (RUN_ID), or 0 for the caller's newest. */
+static u64 wsc_genl_trace_id(struct nlattr **attrs)
+{
+	return attrs[WSC_LAT_A_RUN_ID] ? nla_get_u64(attrs[WSC_LAT_A_RUN_ID]) :
+					 0;
+}
+
+/* Fill @spec from a start's attributes; -EINVAL with a message. */
+static int wsc_genl_trace_spec(struct genl_info *info,
+			       struct wsc_trace_spec *spec)
 {
 	struct nlattr *pid = info->attrs[WSC_LAT_A_TRACE_PID];
 	struct nlattr *cgroup = info->attrs[WSC_LAT_A_TRACE_CGROUP];
+	struct nlattr *all = info->attrs[WSC_LAT_A_TRACE_ALL];
+	struct nlattr *set = info->attrs[WSC_LAT_A_TRACE_CALL_SET];
+	struct nlattr *err = info->attrs[WSC_LAT_A_TRACE_ERRNO];
 
-	if (!wsc_genl_trace_capable(skb)) {
-		NL_SET_ERR_MSG(info->extack,
-			       "tracing needs CAP_SYS_ADMIN or CAP_PERFMON");
-		return -EPERM;
-	}
-	if (pid && cgroup) {
-		NL_SET_ERR_MSG_ATTR(info->extack, cgroup,
-				    "give TRACE_PID or TRACE_CGROUP, not both");
+	if (!!pid + !!cgroup + !!all > 1) {
+		NL_SET_ERR_MSG_ATTR(info->extack, all ?: cgroup,
+				    "give one target, not both: TRACE_PID, TRACE_CGROUP or TRACE_ALL");
 		return -EINVAL;
 	}
-	if (!pid && !cgroup) {
+	if (!pid && !cgroup && !all) {
 		NL_SET_ERR_MSG(info->extack,
-			       "a target is required: TRACE_PID or TRACE_CGROUP");
+			       "a target is required: TRACE_PID, TRACE_CGROUP or TRACE_ALL");
 		return -EINVAL;
 	}
 	/* The policy refused a zero-length attribute; not so "". */
@@ -59,54 +69,121 @@ int wsc_genl_trace_start(struct sk_buff *skb, struct genl_info *info)
 				    "the cgroup path is empty");
 		return -EINVAL;
 	}
+	if (set && !nla_len(set)) {
+		NL_SET_ERR_MSG_ATTR(info->extack, set, "the call set is empty");
+		return -EINVAL;
+	}
+	memset(spec, 0, sizeof(*spec));
+	spec->pid = pid ? nla_get_u32(pid) : 0;
 	/* The policy made TRACE_CGROUP a NUL-terminated string. */
-	return wsc_trace_start(pid ? nla_get_u32(pid) : 0,
-			       cgroup ? nla_data(cgroup) : NULL, info->extack);
+	spec->cgroup = cgroup ? nla_data(cgroup) : NULL;
+	spec->all = all;
+	spec->call_set = set ? nla_data(set) : NULL;
+	spec->call_set_len = set ? nla_len(set) : 0;
+	spec->failed = info->attrs[WSC_LAT_A_TRACE_FAILED];
+	spec->err = err ? nla_get_u32(err) : 0;
+	return 0;
+}
+
+static int wsc_genl_trace_reply_status(struct genl_info *info,
+				       struct wsc_trace *t);
+
+/**
+ * wsc_genl_trace_start() - TRACE_START: trace a process tree, a cgroup or
+ * the machine
+ * @skb:  the request
+ * @info: its parsed attributes (one target, filters)
+ *
+ * Return: 0 once the new trace's status is sent, or -errno, the refusal
+ * named in the extack.
+ */
+int wsc_genl_trace_start(struct sk_buff *skb, struct genl_info *info)
+{
+	struct wsc_trace_owner who;
+	struct wsc_trace_spec spec;
+	struct wsc_trace *t;
+	int err;
+
+	if (!wsc_genl_trace_capable(skb)) {
+		NL_SET_ERR_MSG(info->extack,
+			       "tracing needs CAP_SYS_ADMIN or CAP_PERFMON");
+		return -EPERM;
+	}
+	err = wsc_genl_trace_spec(info, &spec);
+	if (err)
+		return err;
+	wsc_genl_trace_who(skb, &who);
+	t = wsc_trace_start(&spec, &who, info->extack);
+	if (IS_ERR(t))
+		return PTR_ERR(t);
+	/* The trace runs whether or not its number reaches the caller. */
+	err = wsc_genl_trace_reply_status(info, t);
+	wsc_trace_put(t);
+	return err;
 }
 
 /**
  * wsc_genl_trace_stop() - TRACE_STOP: detach, keeping the counts
  * @skb:  the request
- * @info: its extack
+ * @info: its RUN_ID, if any, and extack
  *
  * Return: 0 (also when the trace had ended by itself) or -errno.
  */
 int wsc_genl_trace_stop(struct sk_buff *skb, struct genl_info *info)
 {
+	struct wsc_trace_owner who;
+
 	if (!wsc_genl_trace_capable(skb)) {
 		NL_SET_ERR_MSG(info->extack,
 			       "stopping a trace needs CAP_SYS_ADMIN or CAP_PERFMON");
 		return -EPERM;
 	}
-	return wsc_trace_stop(info->extack);
+	wsc_genl_trace_who(skb, &who);
+	return wsc_trace_stop(wsc_genl_trace_id(info->attrs), &who,
+			      netlink_capable(skb, CAP_SYS_ADMIN), info->extack);
 }
 
 /**
- * wsc_genl_trace_reset() - TRACE_RESET: free the ended trace's counts
+ * wsc_genl_trace_reset() - TRACE_RESET: free an ended trace's counts
  * @skb:  the request
- * @info: its extack
+ * @info: its RUN_ID, if any, and extack
  *
  * Return: 0, -EBUSY while the trace is active, or another -errno.
  */
 int wsc_genl_trace_reset(struct sk_buff *skb, struct genl_info *info)
 {
+	struct wsc_trace_owner who;
+
 	if (!wsc_genl_trace_capable(skb)) {
 		NL_SET_ERR_MSG(info->extack,
 			       "resetting a trace needs CAP_SYS_ADMIN or CAP_PERFMON");
 		return -EPERM;
 	}
-	return wsc_trace_reset(info->extack);
+	wsc_genl_trace_who(skb, &who);
+	return wsc_trace_reset(wsc_genl_trace_id(info->attrs), &who,
+			       netlink_capable(skb, CAP_SYS_ADMIN), info->extack);
 }
 
 /* Attributes of a status message that are u64 counts, and their values. */
-#define WSC_GENL_TRACE_U64S	9
+#define WSC_GENL_TRACE_U64S	12
 
 static size_t wsc_genl_trace_status_size(const struct wsc_trace_status *st)
 {
-	return nla_total_size(sizeof(u32)) * 6 +	/* STATE END PID LIVE, 2 SLOTS */
+	return nla_total_size(sizeof(u32)) * 7 +	/* STATE END PID LIVE, 2 SLOTS, ERRNO */
+	       nla_total_size(0) * 2 +			/* ALL FAILED */
 	       nla_total_size_64bit(sizeof(u64)) *
 			(1 + WSC_GENL_TRACE_U64S) +	/* RUN_ID, the counts */
 	       (st->cgroup ? nla_total_size(strlen(st->cgroup) + 1) : 0);
+}
+
+static int wsc_genl_trace_put_target(struct sk_buff *skb,
+				     const struct wsc_trace_status *st)
+{
+	if (st->cgroup)
+		return nla_put_string(skb, WSC_LAT_A_TRACE_CGROUP, st->cgroup);
+	if (st->all)
+		return nla_put_flag(skb, WSC_LAT_A_TRACE_ALL);
+	return nla_put_u32(skb, WSC_LAT_A_TRACE_PID, st->pid);
 }
 
 static int wsc_genl_trace_put_status(struct sk_buff *skb,
@@ -120,9 +197,12 @@ static int wsc_genl_trace_put_status(struct sk_buff *skb,
 		{ WSC_LAT_A_TRACE_LOST_CALLS,	st->lost_calls },
 		{ WSC_LAT_A_TRACE_LOST_EXITS,	st->lost_exits },
 		{ WSC_LAT_A_TRACE_LOST_HIST,	st->lost_hist },
+		{ WSC_LAT_A_TRACE_LOST_ERRNOS,	st->lost_errnos },
+		{ WSC_LAT_A_TRACE_LOST_RECORDS,	st->lost_records },
 		{ WSC_LAT_A_TRACE_FOREIGN,	st->foreign },
 		{ WSC_LAT_A_TRACE_UNMATCHED,	st->unmatched },
 		{ WSC_LAT_A_TRACE_UNFINISHED,	st->unfinished },
+		{ WSC_LAT_A_TRACE_FILTERED,	st->filtered },
 		{ WSC_LAT_A_TRACE_TASKS,	st->tasks },
 		{ WSC_LAT_A_DURATION_NS,	st->duration_ns },
 	};
@@ -136,11 +216,11 @@ static int wsc_genl_trace_put_status(struct sk_buff *skb,
 	    nla_put_u32(skb, WSC_LAT_A_TRACE_END, st->end) ||
 	    nla_put_u32(skb, WSC_LAT_A_TRACE_LIVE, st->live) ||
 	    nla_put_u32(skb, WSC_LAT_A_TRACE_TASK_SLOTS, st->task_slots) ||
-	    nla_put_u32(skb, WSC_LAT_A_TRACE_HIST_SLOTS, st->hist_slots))
+	    nla_put_u32(skb, WSC_LAT_A_TRACE_HIST_SLOTS, st->hist_slots) ||
+	    wsc_genl_trace_put_target(skb, st))
 		return -EMSGSIZE;
-	if (st->cgroup ?
-	    nla_put_string(skb, WSC_LAT_A_TRACE_CGROUP, st->cgroup) :
-	    nla_put_u32(skb, WSC_LAT_A_TRACE_PID, st->pid))
+	if ((st->failed && nla_put_flag(skb, WSC_LAT_A_TRACE_FAILED)) ||
+	    (st->err && nla_put_u32(skb, WSC_LAT_A_TRACE_ERRNO, st->err)))
 		return -EMSGSIZE;
 	for (i = 0; i < ARRAY_SIZE(counts); i++)
 		if (nla_put_u64_64bit(skb, counts[i].attr, counts[i].value,
@@ -149,10 +229,35 @@ static int wsc_genl_trace_put_status(struct sk_buff *skb,
 	return 0;
 }
 
+/* Send @t's status (or the idle state, @t NULL) as the reply to @info. */
+static int wsc_genl_trace_reply_status(struct genl_info *info,
+				       struct wsc_trace *t)
+{
+	struct wsc_trace_status st = { .state = WSC_TRACE_IDLE };
+	struct sk_buff *msg;
+	void *hdr;
+
+	if (t)
+		wsc_trace_status(t, &st);
+	msg = genlmsg_new(wsc_genl_trace_status_size(&st), GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	hdr = genlmsg_put_reply(msg, info, &wsc_genl_family, 0,
+				WSC_LAT_CMD_TRACE_STATUS);
+	if (!hdr || wsc_genl_trace_put_status(msg, &st)) {
+		/* The size above is wrong: a bug, not the caller's. */
+		WARN_ON_ONCE(1);
+		nlmsg_free(msg);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+}
+
 /**
- * wsc_genl_trace_status() - TRACE_STATUS: the trace's state and losses
+ * wsc_genl_trace_status() - TRACE_STATUS: a trace's state and losses
  * @skb:  the request
- * @info: where the reply goes
+ * @info: its RUN_ID, if any; where the reply goes
  *
  * Open to every user: it tells what is traced, not how the calls went.
  *
@@ -160,42 +265,31 @@ static int wsc_genl_trace_put_status(struct sk_buff *skb,
  */
 int wsc_genl_trace_status(struct sk_buff *skb, struct genl_info *info)
 {
-	struct wsc_trace_status st = { .state = WSC_TRACE_IDLE };
-	struct wsc_trace *t = wsc_trace_get();
-	struct sk_buff *msg;
-	void *hdr;
+	u64 id = wsc_genl_trace_id(info->attrs);
+	struct wsc_trace_owner who;
+	struct wsc_trace *t;
 	int err;
 
-	if (t)
-		wsc_trace_status(t, &st);
-	err = -ENOMEM;
-	msg = genlmsg_new(wsc_genl_trace_status_size(&st), GFP_KERNEL);
-	if (!msg)
-		goto put_trace;
-	hdr = genlmsg_put_reply(msg, info, &wsc_genl_family, 0,
-				WSC_LAT_CMD_TRACE_STATUS);
-	err = -EMSGSIZE;
-	if (!hdr || wsc_genl_trace_put_status(msg, &st)) {
-		/* The size above is wrong: a bug, not the caller's. */
-		WARN_ON_ONCE(1);
-		nlmsg_free(msg);
-		goto put_trace;
+	wsc_genl_trace_who(skb, &who);
+	t = wsc_trace_get(id, &who);
+	if (!t && id) {
+		NL_SET_ERR_MSG(info->extack, "there is no trace of that number");
+		return -ENOENT;
 	}
-	genlmsg_end(msg, hdr);
-	err = genlmsg_reply(msg, info);
-put_trace:
+	err = wsc_genl_trace_reply_status(info, t);
 	if (t)
 		wsc_trace_put(t);
 	return err;
 }
 
 /**
- * struct wsc_genl_trace_dump - where a fetch stands
+ * struct wsc_genl_trace_dump - where a fetch (or a tasks dump) stands
  * @t:       the trace, referenced from .start to .done; NULL: refused
- * @nr:      the system call being sent
+ * @nr:      the system call being sent (the task, for a tasks dump)
  * @bucket:  its next bucket
  * @started: its first message (with the sums) has been sent
  * @privileged: the caller may fetch
+ * @missing: a trace number was given, and no such trace exists
  */
 struct wsc_genl_trace_dump {
 	struct wsc_trace *t;
@@ -203,6 +297,7 @@ struct wsc_genl_trace_dump {
 	u32 bucket;
 	bool started;
 	bool privileged;
+	bool missing;
 };
 
 static struct wsc_genl_trace_dump *
@@ -213,7 +308,7 @@ wsc_genl_trace_dump_ctx(struct netlink_callback *cb)
 }
 
 /**
- * wsc_genl_trace_fetch_start() - .start of TRACE_FETCH
+ * wsc_genl_trace_fetch_start() - .start of TRACE_FETCH and TRACE_TASKS
  * @cb: the dump
  *
  * Holds the trace until wsc_genl_trace_fetch_done() if the caller may
@@ -224,15 +319,31 @@ wsc_genl_trace_dump_ctx(struct netlink_callback *cb)
 int wsc_genl_trace_fetch_start(struct netlink_callback *cb)
 {
 	struct wsc_genl_trace_dump *d = wsc_genl_trace_dump_ctx(cb);
+	u64 id = wsc_genl_trace_id(wsc_genl_dump_attrs(cb));
+	struct wsc_trace_owner who;
 
 	d->privileged = wsc_genl_trace_capable(cb->skb);
-	if (d->privileged)
-		d->t = wsc_trace_get();
+	if (!d->privileged)
+		return 0;
+	wsc_genl_trace_who(cb->skb, &who);
+	d->t = wsc_trace_get(id, &who);
+	d->missing = id && !d->t;
 	return 0;
 }
 
 /**
- * wsc_genl_trace_fetch_done() - .done of TRACE_FETCH: drop the trace
+ * wsc_genl_trace_tasks_start() - .start of TRACE_TASKS
+ * @cb: the dump
+ *
+ * Return: 0.
+ */
+int wsc_genl_trace_tasks_start(struct netlink_callback *cb)
+{
+	return wsc_genl_trace_fetch_start(cb);
+}
+
+/**
+ * wsc_genl_trace_fetch_done() - .done of TRACE_FETCH and TRACE_TASKS
  * @cb: the dump
  *
  * Return: 0.
@@ -246,10 +357,60 @@ int wsc_genl_trace_fetch_done(struct netlink_callback *cb)
 	return 0;
 }
 
+/* The refusal of a dump, or 0: its first dumpit has the extack. */
+static int wsc_genl_trace_dump_refused(struct netlink_callback *cb)
+{
+	struct wsc_genl_trace_dump *d = wsc_genl_trace_dump_ctx(cb);
+
+	if (!d->privileged) {
+		NL_SET_ERR_MSG(cb->extack,
+			       "reading a trace needs CAP_SYS_ADMIN or CAP_PERFMON");
+		return -EPERM;
+	}
+	if (d->missing) {
+		NL_SET_ERR_MSG(cb->extack, "there is no trace of that number");
+		return -ENOENT;
+	}
+	if (!d->t) {
+		NL_SET_ERR_MSG(cb->extack, "there is no trace: start one first");
+		return -ENODATA;
+	}
+	return 0;
+}
+
+/* At most this many errnos per call: a message holds them all. */
+#define WSC_GENL_TRACE_ERRNOS	64
+
+static int wsc_genl_trace_put_errnos(struct sk_buff *skb,
+				     struct wsc_trace *t, unsigned int nr)
+{
+	unsigned int pos = 0, sent = 0;
+	struct nlattr *nest;
+	u64 count;
+	u32 err;
+
+	while (sent < WSC_GENL_TRACE_ERRNOS &&
+	       wsc_trace_errno_next(t, nr, &pos, &err, &count)) {
+		nest = nla_nest_start(skb, WSC_LAT_A_TRACE_ERRNO_COUNT);
+		if (!nest)
+			return -EMSGSIZE;
+		if (nla_put_u32(skb, WSC_LAT_ERRNO_VALUE, err) ||
+		    nla_put_u64_64bit(skb, WSC_LAT_ERRNO_COUNT, count,
+				      WSC_LAT_ERRNO_PAD)) {
+			nla_nest_cancel(skb, nest);
+			return -EMSGSIZE;
+		}
+		nla_nest_end(skb, nest);
+		sent++;
+	}
+	return 0;
+}
+
 /*
- * One message for system call d->nr: its number, its sums if this is its
- * first message, then as many of its non-empty buckets as fit.  Returns
- * 0 when the call is complete, -EMSGSIZE when the skb is full.
+ * One message for system call d->nr: its number, its sums and errnos if
+ * this is its first message, then as many of its non-empty buckets as
+ * fit.  Returns 0 when the call is complete, -EMSGSIZE when the skb is
+ * full.
  */
 static int wsc_genl_trace_put_call(struct sk_buff *skb,
 				   struct netlink_callback *cb,
@@ -274,8 +435,13 @@ static int wsc_genl_trace_put_call(struct sk_buff *skb,
 				      WSC_LAT_A_PAD) ||
 		    nla_put_u64_64bit(skb, WSC_LAT_A_TRACE_TOTAL_NS,
 				      sum->total_ns, WSC_LAT_A_PAD) ||
+		    nla_put_u64_64bit(skb, WSC_LAT_A_TRACE_OFF_NS,
+				      sum->off_ns, WSC_LAT_A_PAD) ||
 		    nla_put_u64_64bit(skb, WSC_LAT_A_TRACE_MAX_NS, sum->max_ns,
 				      WSC_LAT_A_PAD))
+			goto cancel_msg;
+		if (sum->errors &&
+		    wsc_genl_trace_put_errnos(skb, d->t, d->nr))
 			goto cancel_msg;
 		d->started = true;
 		any = true;
@@ -311,22 +477,70 @@ int wsc_genl_trace_fetch(struct sk_buff *skb, struct netlink_callback *cb)
 	struct wsc_genl_trace_dump *d = wsc_genl_trace_dump_ctx(cb);
 	unsigned int nr_calls = wsc_trace_nr_calls();
 	struct wsc_trace_sum sum;
+	int err;
 
-	if (!d->privileged) {
-		NL_SET_ERR_MSG(cb->extack,
-			       "fetching a trace needs CAP_SYS_ADMIN or CAP_PERFMON");
-		return -EPERM;
-	}
-	if (!d->t) {
-		NL_SET_ERR_MSG(cb->extack, "there is no trace: start one first");
-		return -ENODATA;
-	}
+	err = wsc_genl_trace_dump_refused(cb);
+	if (err)
+		return err;
 	for (; d->nr < nr_calls; d->nr++, d->bucket = 0, d->started = false) {
 		/* Each call sums its buckets over every CPU. */
 		cond_resched();
 		if (!wsc_trace_row(d->t, d->nr, &sum))
 			continue;
 		if (wsc_genl_trace_put_call(skb, cb, &sum))
+			return wsc_genl_dump_progress(skb);
+	}
+	return skb->len;
+}
+
+static int wsc_genl_trace_put_task(struct sk_buff *skb,
+				   struct netlink_callback *cb,
+				   const struct wsc_trace_task *rec)
+{
+	void *hdr;
+
+	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
+			  &wsc_genl_family, NLM_F_MULTI,
+			  WSC_LAT_CMD_TRACE_TASKS);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, WSC_LAT_A_TRACE_TID, READ_ONCE(rec->tid)) ||
+	    nla_put_u32(skb, WSC_LAT_A_TRACE_TGID, READ_ONCE(rec->tgid)) ||
+	    nla_put_u32(skb, WSC_LAT_A_TRACE_PPID, READ_ONCE(rec->ppid)) ||
+	    nla_put(skb, WSC_LAT_A_TRACE_COMM, sizeof(rec->comm), rec->comm) ||
+	    nla_put_u64_64bit(skb, WSC_LAT_A_TRACE_CALLS, READ_ONCE(rec->calls),
+			      WSC_LAT_A_PAD) ||
+	    nla_put_u64_64bit(skb, WSC_LAT_A_ERRORS, READ_ONCE(rec->errors),
+			      WSC_LAT_A_PAD) ||
+	    nla_put_u64_64bit(skb, WSC_LAT_A_TRACE_TOTAL_NS,
+			      READ_ONCE(rec->total_ns), WSC_LAT_A_PAD) ||
+	    nla_put_u64_64bit(skb, WSC_LAT_A_TRACE_OFF_NS,
+			      READ_ONCE(rec->off_ns), WSC_LAT_A_PAD)) {
+		genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(skb, hdr);
+	return 0;
+}
+
+/**
+ * wsc_genl_trace_tasks() - TRACE_TASKS: each followed task's figures
+ * @skb: the buffer to fill
+ * @cb:  the dump
+ *
+ * Return: the bytes in @skb (0 at the end), or -errno.
+ */
+int wsc_genl_trace_tasks(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct wsc_genl_trace_dump *d = wsc_genl_trace_dump_ctx(cb);
+	const struct wsc_trace_task *rec;
+	int err;
+
+	err = wsc_genl_trace_dump_refused(cb);
+	if (err)
+		return err;
+	for (; (rec = wsc_trace_task_at(d->t, d->nr)); d->nr++) {
+		if (wsc_genl_trace_put_task(skb, cb, rec))
 			return wsc_genl_dump_progress(skb);
 	}
 	return skb->len;

@@ -207,6 +207,8 @@ static void wsc_proc_trace_header(struct seq_file *m, struct wsc_proc_iter *it,
 		   wsc_proc_trace_end[st->end]);
 	if (st->cgroup)
 		seq_printf(m, ", cgroup %s", st->cgroup);
+	else if (st->all)
+		seq_puts(m, ", every task");
 	else
 		seq_printf(m, ", pid %d and descendants", st->pid);
 	seq_printf(m, ", %llu ms, %llu tasks followed (%u now)\n",
@@ -237,7 +239,7 @@ static void wsc_proc_trace_row(struct seq_file *m,
 /* Copy what the report shows of the trace, if there is one. */
 static void wsc_proc_trace_take(struct wsc_proc_trace *pt)
 {
-	struct wsc_trace *t = wsc_trace_get();
+	struct wsc_trace *t = wsc_trace_get(0, NULL);
 	unsigned int nr;
 
 	memset(&pt->st, 0, sizeof(pt->st));

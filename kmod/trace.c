@@ -1,27 +1,34 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The trace: per-syscall latency histograms of a process tree or a cgroup,
- * taken from the raw_syscalls tracepoints while, and only while, a trace
- * is active.
+ * The trace: per-syscall latency histograms of a process tree, a cgroup
+ * or the whole machine, taken from the raw_syscalls tracepoints while, and
+ * only while, a trace is active.  This file holds a trace's probes, its
+ * table of followed tasks and its readers; trace_ctl.c starts, stops and
+ * frees traces, several at once, each with probes of its own.
  *
  * The hard part is pairing a sys_enter with its sys_exit: a task may
  * sleep inside the call and come back on another CPU, so the entry time
  * cannot sit in per-CPU storage.  It sits in a per-task slot instead, in
- * an open-addressed table keyed by the task_struct.  Only the task itself
- * ever writes its slot's call fields, so the pairing needs no atomics:
- * the probes read the table without locks, find their own slot, and add
- * the finished call to the current CPU's row for that system call.  Slots
+ * an open-addressed table keyed by the task_struct.  A slot is written by
+ * its own task's probes, and by the scheduler's switch of that task (the
+ * time it spends off the CPU inside a call), never by two CPUs at once,
+ * so the pairing needs no atomics: the probes read the table without
+ * locks, find their own slot, and add the finished call to the current
+ * CPU's row for that system call and to the task's own record.  Slots
  * are claimed when a task joins the trace (the start of a process-tree
  * trace, a fork inside the tree, or the first call of a task in a traced
- * cgroup) and given back when it exits; those are the only paths that
- * use an atomic or a lock, and none of them is per system call.
+ * cgroup or machine) and given back when it exits; those are the only
+ * paths that use an atomic or a lock, and none of them is per system
+ * call.
  *
  * Memory is bounded and allocated at the start: WSC_TRACE_SLOTS tasks at
- * once, and per possible CPU one row per system call plus a pool of
+ * once, WSC_TRACE_RECORDS per-task records, and per possible CPU one row
+ * per system call, a table of (call, errno) counts and a pool of
  * trace_hists histograms, handed out to a CPU's rows as calls first show
- * up there.  A task or a histogram that does not fit is counted as lost
- * (a lost task's own descendants are then not followed, and not counted
- * apart).  Documentation/trace.md has the figures and the limits.
+ * up there.  A task, a record, an errno or a histogram that does not fit
+ * is counted as lost (a lost task's own descendants are then not
+ * followed, and not counted apart).  Documentation/trace.md has the
+ * figures and the limits.
  */
 #include <linux/atomic.h>
 #include <linux/bitmap.h>
@@ -32,9 +39,9 @@
 #include <linux/kref.h>
 #include <linux/mm.h>
 #include <linux/module.h>
-#include <linux/mutex.h>
 #include <linux/netlink.h>
 #include <linux/pid.h>
+#include <linux/pid_namespace.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
@@ -43,173 +50,20 @@
 #include <linux/string.h>
 #include <linux/timekeeping.h>
 #include <linux/tracepoint.h>
-#include <linux/workqueue.h>
 #include <asm/syscall.h>
 #include <asm/unistd.h>
 
 #include "wsc.h"
+#include "trace.h"
 
-#define WSC_TRACE_SLOT_BITS	14
-#define WSC_TRACE_SLOTS		(1u << WSC_TRACE_SLOT_BITS)
-#define WSC_TRACE_SLOT_MASK	(WSC_TRACE_SLOTS - 1)
-/* Slots one lookup looks at: a task hashed past a full run is not followed. */
-#define WSC_TRACE_PROBES	32
-
-/* Keys that are not tasks: a task_struct is never at these addresses. */
-#define WSC_TRACE_KEY_EMPTY	0UL	/* never used: a lookup stops here */
-#define WSC_TRACE_KEY_GONE	1UL	/* its task exited: free, a lookup goes on */
-#define WSC_TRACE_KEY_BUSY	2UL	/* being claimed */
-
-/* struct wsc_trace_call.nr when the task is not inside a counted call. */
-#define WSC_TRACE_NO_CALL	U32_MAX
-#define WSC_TRACE_FOREIGN_CALL	(U32_MAX - 1)	/* a 32-bit or unknown call */
-
-static unsigned int trace_hists = 64;
-module_param(trace_hists, uint, 0444);
+unsigned int wsc_trace_hists = 64;
+module_param_named(trace_hists, wsc_trace_hists, uint, 0444);
 MODULE_PARM_DESC(trace_hists,
 		 "latency histograms per CPU in a trace, one per distinct system call seen on that CPU (at least 1, at most the number of system calls; default 64; 15 KiB each)");
 
-/**
- * struct wsc_trace_call - a call in progress
- * @enter_ns: ktime_get_ns() at its entry
- * @nr:       its number, WSC_TRACE_FOREIGN_CALL for a 32-bit or unknown
- *            one, or WSC_TRACE_NO_CALL when there is none
- */
-struct wsc_trace_call {
-	u64 enter_ns;
-	u32 nr;
-};
-
-/* Which of a slot's calls a tracepoint's registers are about. */
-#define WSC_TRACE_SYSCALL	0	/* the task's system call */
-#define WSC_TRACE_WRAPPED	1	/* a wrapped call inside it */
-
-/**
- * struct wsc_trace_slot - one followed task; a cache line of its own, so
- * that tasks on different CPUs never write the same line
- * @call: the system call in progress, and a wrapped call that a wsc batch
- *        runs inside it (an ioctl of /dev/wsc): the two nest, each paired
- *        with its own exit (wsc_trace_which())
- *
- * The key is the task_struct pointer alone: a slot is always given back
- * at its task's exit probe, before the task_struct can be freed and its
- * address reused.  (Not its start_time: an exec from a thread other than
- * the leader takes the leader's.)
- */
-struct wsc_trace_slot {
-	struct wsc_trace_call call[2];
-} ____cacheline_aligned;
-
-/**
- * struct wsc_trace_row - what one CPU saw of one system call
- * @calls:    calls that returned on this CPU (or never returned: exit)
- * @errors:   of them, those that returned -4095..-1
- * @total_ns: their summed latency
- * @max_ns:   the longest
- * @hist:     WSC_HIST_BUCKETS counters from the CPU's pool, NULL until
- *            the call first returns here (or when the pool ran out)
- */
-struct wsc_trace_row {
-	u64 calls;
-	u64 errors;
-	u64 total_ns;
-	u64 max_ns;
-	u64 *hist;
-};
-
-/**
- * struct wsc_trace_cpu - one CPU's part of a trace, written only there
- * @lost_exits: entries that found the previous call of their task still
- *              open: an exit was never seen
- * @lost_hist:  calls counted whose latency found no histogram
- * @lost_calls: calls of a traced cgroup's task that found no free slot
- * @foreign:    32-bit (compat) or out-of-range calls, not counted
- * @unmatched:  exits of calls that began before the trace did
- * @hists_used: histograms of @pool handed out
- * @pool:       trace_hists histograms
- * @row:        one per system call number
- */
-struct wsc_trace_cpu {
-	u64 lost_exits;
-	u64 lost_hist;
-	u64 lost_calls;
-	u64 foreign;
-	u64 unmatched;
-	unsigned int hists_used;
-	u64 *pool;
-	struct wsc_trace_row row[NR_syscalls];
-};
-
-/**
- * struct wsc_trace - one trace, from its start until the next start or
- * a reset, and as long as a reader holds a reference
- * @cgrp:     the target cgroup (referenced), or NULL for a process tree
- * @keys:     WSC_TRACE_SLOTS keys: a task_struct pointer or WSC_TRACE_KEY_*
- * @homes:    WSC_TRACE_SLOTS bits: bit h is set once a task whose hash is
- *            h has held a slot, and stays set until the trace is freed;
- *            a task whose bit is clear has no slot, which is the one test
- *            an untraced task's system call pays
- * @slots:    the slots of @keys
- * @cpu:      per possible CPU (nr_cpu_ids pointers)
- * @hists:    histograms in each CPU's pool
- * @follow_lock: serialises claims of process-tree slots, so the start's
- *               walk and a fork cannot both claim one task; raw, as the
- *               fork probe takes it with preemption disabled
- * @live:     tasks holding a slot
- * @followed: tasks that ever held one
- * @lost_tasks: tasks of the tree that found no free slot
- * @ref:      wsc_trace_cur holds one reference; each reader (a dump, a
- *            status, a read of /proc/syscall_lat) holds another
- * @id:       counts traces since the module was loaded, from 1
- * @state:    enum wsc_trace_state
- * @end:      enum wsc_trace_end
- * @pid:      the target process as the starter named it, or 0
- * @cgroup:   the target cgroup's path as given, or NULL
- * @started_ns: ktime_get_ns() when it was attached
- * @ended_ns: ktime_get_ns() when it was detached
- * @unfinished: calls still in progress when it was detached
- *
- * @cgrp to @hists are fixed before the probes are attached and read by
- * them; @follow_lock to @lost_tasks change as tasks join and leave; @id,
- * @pid and @cgroup are fixed once the trace is published; @state, @end,
- * @ended_ns and @unfinished change under wsc_trace_mutex.
- */
-struct wsc_trace {
-	struct cgroup *cgrp;
-	unsigned long *keys;
-	unsigned long *homes;
-	struct wsc_trace_slot *slots;
-	struct wsc_trace_cpu **cpu;
-	unsigned int hists;
-
-	/* Written at fork and exit: off the line every probe reads. */
-	raw_spinlock_t follow_lock ____cacheline_aligned_in_smp;
-	atomic_t live;
-	atomic64_t followed;
-	atomic64_t lost_tasks;
-
-	struct kref ref;
-	u64 id;
-	u32 state;
-	u32 end;
-	pid_t pid;
-	char *cgroup;
-	u64 started_ns;
-	u64 ended_ns;
-	u64 unfinished;
-};
-
 /* The tracepoints, found by name once at load; NULL if the kernel lacks one. */
 static struct tracepoint *wsc_tp_sys_enter, *wsc_tp_sys_exit,
-			 *wsc_tp_fork, *wsc_tp_exit;
-
-/* The current trace (active or ended), or NULL; and traces since load. */
-static DEFINE_MUTEX(wsc_trace_mutex);
-static struct wsc_trace *wsc_trace_cur;
-static u64 wsc_trace_count_started;
-
-static void wsc_trace_end_fn(struct work_struct *work);
-static DECLARE_WORK(wsc_trace_end_work, wsc_trace_end_fn);
+			 *wsc_tp_fork, *wsc_tp_exit, *wsc_tp_switch;
 
 /* ---- the table of followed tasks ---- */
 
@@ -247,6 +101,41 @@ static struct wsc_trace_slot *wsc_trace_find(struct wsc_trace *t,
 	return NULL;
 }
 
+/* Copy @tsk's name: it may be changing, so the copy is ended by hand. */
+static void wsc_trace_take_comm(struct wsc_trace_task *rec,
+				struct task_struct *tsk)
+{
+	memcpy(rec->comm, tsk->comm, sizeof(rec->comm));
+	rec->comm[sizeof(rec->comm) - 1] = '\0';
+}
+
+/*
+ * The next per-task record for @tsk, filled in, or NULL when they ran
+ * out.  Records are never given back: a task's figures outlive it.
+ */
+static struct wsc_trace_task *wsc_trace_record(struct wsc_trace *t,
+					       struct task_struct *tsk)
+{
+	s64 i = atomic64_inc_return(&t->followed) - 1;
+	struct wsc_trace_task *rec;
+
+	if (i >= WSC_TRACE_RECORDS)
+		return NULL;
+	rec = &t->tasks[i];
+	rec->calls = 0;
+	rec->errors = 0;
+	rec->total_ns = 0;
+	rec->off_ns = 0;
+	rec->tid = task_pid_nr_ns(tsk, t->pidns);
+	rec->tgid = task_tgid_nr_ns(tsk, t->pidns);
+	rcu_read_lock();
+	rec->ppid = task_tgid_nr_ns(rcu_dereference(tsk->real_parent),
+				    t->pidns);
+	rcu_read_unlock();
+	wsc_trace_take_comm(rec, tsk);
+	return rec;
+}
+
 /*
  * Claim a free slot for @tsk, which must not have one; NULL when the
  * probe window is full.  The slot is made ready before its key is
@@ -268,11 +157,13 @@ static struct wsc_trace_slot *wsc_trace_claim(struct wsc_trace *t,
 		s = &t->slots[i];
 		for (n = 0; n < ARRAY_SIZE(s->call); n++) {
 			s->call[n].enter_ns = 0;
+			s->call[n].off_ns = 0;
 			s->call[n].nr = WSC_TRACE_NO_CALL;
 		}
-		/* Counted before anyone can give it back. */
+		s->out_ns = 0;
+		/* Counted (in the record's index) before anyone can give it back. */
+		s->task = wsc_trace_record(t, tsk);
 		atomic_inc(&t->live);
-		atomic64_inc(&t->followed);
 		set_bit(home, t->homes);
 		/*
 		 * Publishes the slot made ready above, and the home bit: pairs
@@ -311,8 +202,8 @@ static void wsc_trace_drop(struct wsc_trace *t, struct wsc_trace_slot *s)
 	 */
 	smp_store_release(&t->keys[s - t->slots], WSC_TRACE_KEY_GONE);
 	/* A process tree's trace ends when its last task has gone. */
-	if (atomic_dec_and_test(&t->live) && !t->cgrp)
-		schedule_work(&wsc_trace_end_work);
+	if (atomic_dec_and_test(&t->live) && !t->cgrp && !t->all)
+		wsc_trace_tree_emptied();
 }
 
 /*
@@ -363,15 +254,18 @@ static bool wsc_trace_in_tree(struct task_struct *tsk,
 	}
 }
 
-/*
- * Follow every thread of @root's process and of its descendants.  The
- * fork probe is already attached: a child forked while this walk runs is
- * either claimed by that probe (its parent already had a slot) or already
- * on the task list when its parent is claimed here, so the walk reaches
- * it further on.
+/**
+ * wsc_trace_follow_tree() - follow every thread of @root's process and of
+ * its descendants
+ * @t:    a trace of a process tree, its task probes attached
+ * @root: the target process
+ *
+ * The fork probe is already attached: a child forked while this walk
+ * runs is either claimed by that probe (its parent already had a slot)
+ * or already on the task list when its parent is claimed here, so the
+ * walk reaches it further on.
  */
-static void wsc_trace_follow_tree(struct wsc_trace *t,
-				  struct task_struct *root)
+void wsc_trace_follow_tree(struct wsc_trace *t, struct task_struct *root)
 {
 	struct task_struct *p, *thr;
 
@@ -383,14 +277,28 @@ static void wsc_trace_follow_tree(struct wsc_trace *t,
 	rcu_read_unlock();
 }
 
-static bool wsc_trace_in_cgroup(struct wsc_trace *t, struct task_struct *tsk)
+/*
+ * Does @tsk belong to a cgroup's or the machine's trace?  Its starter
+ * never does: a tracer polling its trace would count itself.
+ */
+static bool wsc_trace_wants(struct wsc_trace *t, struct task_struct *tsk)
 {
-	bool in;
+	bool in = true;
 
-	rcu_read_lock();
-	in = cgroup_is_descendant(task_dfl_cgroup(tsk), t->cgrp);
-	rcu_read_unlock();
+	if (task_tgid(tsk) == t->starter)
+		return false;
+	if (t->cgrp) {
+		rcu_read_lock();
+		in = cgroup_is_descendant(task_dfl_cgroup(tsk), t->cgrp);
+		rcu_read_unlock();
+	}
 	return in;
+}
+
+/* Tasks join at their first call, not through the tree. */
+static __always_inline bool wsc_trace_joins_on_call(struct wsc_trace *t)
+{
+	return t->cgrp || t->all;
 }
 
 /* ---- the probes ---- */
@@ -424,24 +332,73 @@ static __always_inline void wsc_trace_probe_end(void)
 	preempt_enable_notrace();
 }
 
-/* Add one finished call of @nr that took @ns and returned @ret. */
-static void wsc_trace_count(struct wsc_trace *t, unsigned int nr, u64 ns,
-			    long ret)
+static __always_inline bool wsc_trace_counted(u32 nr)
+{
+	return nr < NR_syscalls;
+}
+
+/* Count one failure of @nr with @err in this CPU's table. */
+static void wsc_trace_count_errno(struct wsc_trace_cpu *c, unsigned int nr,
+				  unsigned int err)
+{
+	u32 key = nr << 12 | err, i = hash_32(key, WSC_TRACE_ERRNO_BITS), n;
+	struct wsc_trace_errno *e;
+
+	BUILD_BUG_ON(WSC_TRACE_ERRNO_MAX >= 1 << 12);
+	for (n = 0; n < WSC_TRACE_ERRNO_PROBES; n++) {
+		e = &c->errnos[(i + n) % WSC_TRACE_ERRNO_SLOTS];
+		if (e->key == key) {
+			WRITE_ONCE(e->count, e->count + 1);
+			return;
+		}
+		if (!e->key) {
+			WRITE_ONCE(e->count, 1);
+			/*
+			 * The count before the key: a fetch that sees the key
+			 * (the acquire in wsc_trace_errno_on() and
+			 * wsc_trace_errno_next()) sees a count.
+			 */
+			smp_store_release(&e->key, key);
+			return;
+		}
+	}
+	c->lost_errnos++;
+}
+
+/*
+ * Add one finished call of @nr that took @ns, @off_ns of them switched
+ * out, and returned @ret, to this CPU's row and to its task's record
+ * @rec (if it has one).
+ */
+static void wsc_trace_count(struct wsc_trace *t, struct wsc_trace_task *rec,
+			    unsigned int nr, u64 ns, u64 off_ns, long ret)
 {
 	struct wsc_trace_cpu *c = wsc_trace_this_cpu(t);
+	bool failed = IS_ERR_VALUE(ret);
 	struct wsc_trace_row *row;
 	u64 *hist;
 
 	if (WARN_ON_ONCE(nr >= NR_syscalls))
 		return;
+	/* A switch-in's clock read may come after the exit's: clamp. */
+	off_ns = min(off_ns, ns);
 	row = &c->row[nr];
 	hist = row->hist;
 
 	row->calls++;
-	row->errors += IS_ERR_VALUE(ret);
+	row->errors += failed;
 	row->total_ns += ns;
+	row->off_ns += off_ns;
 	if (ns > row->max_ns)
 		row->max_ns = ns;
+	if (failed)
+		wsc_trace_count_errno(c, nr, -ret);
+	if (rec) {
+		WRITE_ONCE(rec->calls, rec->calls + 1);
+		WRITE_ONCE(rec->errors, rec->errors + failed);
+		WRITE_ONCE(rec->total_ns, rec->total_ns + ns);
+		WRITE_ONCE(rec->off_ns, rec->off_ns + off_ns);
+	}
 	if (unlikely(!hist)) {
 		/* Never past the pool, whatever came before. */
 		if (c->hists_used >= t->hists) {
@@ -453,6 +410,15 @@ static void wsc_trace_count(struct wsc_trace *t, unsigned int nr, u64 ns,
 		WRITE_ONCE(row->hist, hist);
 	}
 	hist[wsc_hist_index(ns)]++;
+}
+
+/* Does the trace's errno filter let a call that returned @ret count? */
+static __always_inline bool wsc_trace_result_wanted(struct wsc_trace *t,
+						    long ret)
+{
+	if (t->err)
+		return ret == -(long)t->err;
+	return !t->failed || IS_ERR_VALUE(ret);
 }
 
 /*
@@ -476,8 +442,9 @@ static void wsc_trace_sys_enter(struct wsc_trace *t, struct pt_regs *regs,
 	struct wsc_trace_slot *s;
 	struct wsc_trace_call *c;
 
-	if (t->cgrp) {
-		if (!wsc_trace_in_cgroup(t, current))
+	if (wsc_trace_joins_on_call(t)) {
+		/* A task that left the cgroup is no longer counted. */
+		if (!wsc_trace_wants(t, current))
 			return;
 		s = wsc_trace_find(t, current);
 		if (!s) {
@@ -494,15 +461,21 @@ static void wsc_trace_sys_enter(struct wsc_trace *t, struct pt_regs *regs,
 	}
 
 	c = &s->call[wsc_trace_which(regs)];
-	if (unlikely(c->nr != WSC_TRACE_NO_CALL &&
-		     c->nr != WSC_TRACE_FOREIGN_CALL))
+	if (unlikely(wsc_trace_counted(c->nr)))
 		wsc_trace_this_cpu(t)->lost_exits++;
 	if (unlikely(id < 0 || id >= NR_syscalls || in_compat_syscall())) {
 		c->nr = WSC_TRACE_FOREIGN_CALL;
 		wsc_trace_this_cpu(t)->foreign++;
 		return;
 	}
+	if (t->calls && !test_bit(id, t->calls)) {
+		/* No clock read: a filtered call costs the lookup alone. */
+		c->nr = WSC_TRACE_SKIPPED_CALL;
+		wsc_trace_this_cpu(t)->filtered++;
+		return;
+	}
 	c->nr = id;
+	c->off_ns = 0;
 	/* Last, so that the lookup is not part of the call's time. */
 	c->enter_ns = ktime_get_ns();
 }
@@ -527,7 +500,7 @@ static void wsc_trace_no_entry(struct wsc_trace *t, struct pt_regs *regs,
 	long nr;
 
 	/* An untraced task of a process tree's trace: the common case. */
-	if (!t->cgrp && !s)
+	if (!wsc_trace_joins_on_call(t) && !s)
 		return;
 	/* 32-bit calls are not ours to judge: counted as foreign at entry. */
 	if (in_compat_syscall())
@@ -536,7 +509,7 @@ static void wsc_trace_no_entry(struct wsc_trace *t, struct pt_regs *regs,
 	if (ret == 0 && (nr == __NR_clone || nr == __NR_clone3 ||
 			 nr == __NR_fork || nr == __NR_vfork))
 		return;
-	if (t->cgrp && !wsc_trace_in_cgroup(t, current))
+	if (!s && !wsc_trace_wants(t, current))
 		return;
 	wsc_trace_this_cpu(t)->unmatched++;
 }
@@ -567,9 +540,16 @@ static void wsc_trace_sys_exit(struct wsc_trace *t, struct pt_regs *regs,
 	}
 	nr = c->nr;
 	c->nr = WSC_TRACE_NO_CALL;
-	if (unlikely(nr == WSC_TRACE_FOREIGN_CALL))
+	if (unlikely(!wsc_trace_counted(nr)))
 		return;
-	wsc_trace_count(t, nr, now - c->enter_ns, ret);
+	/* exec gives the task its new name. */
+	if (!ret && s->task && (nr == __NR_execve || nr == __NR_execveat))
+		wsc_trace_take_comm(s->task, current);
+	if (!wsc_trace_result_wanted(t, ret)) {
+		wsc_trace_this_cpu(t)->filtered++;
+		return;
+	}
+	wsc_trace_count(t, s->task, nr, now - c->enter_ns, c->off_ns, ret);
 }
 
 static void wsc_trace_on_sys_exit(void *data, struct pt_regs *regs, long ret)
@@ -592,7 +572,7 @@ static void wsc_trace_on_fork(void *data, struct task_struct *parent,
 	 */
 	smp_mb();
 	/* A cgroup's tasks join at their first call. */
-	if (!t->cgrp && wsc_trace_find(t, parent))
+	if (!wsc_trace_joins_on_call(t) && wsc_trace_find(t, parent))
 		wsc_trace_follow(t, child);
 }
 
@@ -600,7 +580,8 @@ static void wsc_trace_task_exit(struct wsc_trace *t, struct task_struct *p)
 {
 	u64 now = ktime_get_ns();
 	struct wsc_trace_slot *s;
-	unsigned int nr, i;
+	struct wsc_trace_call *c;
+	unsigned int i;
 
 	/* PF_EXITING is set; see wsc_trace_follow(). */
 	smp_mb();
@@ -614,10 +595,14 @@ static void wsc_trace_task_exit(struct wsc_trace *t, struct task_struct *p)
 	 * wrapped: the second call is never open here.)
 	 */
 	for (i = 0; i < ARRAY_SIZE(s->call); i++) {
-		nr = READ_ONCE(s->call[i].nr);
-		if (nr < WSC_TRACE_FOREIGN_CALL)
-			wsc_trace_count(t, nr,
-					now - READ_ONCE(s->call[i].enter_ns), 0);
+		c = &s->call[i];
+		if (!wsc_trace_counted(READ_ONCE(c->nr)))
+			continue;
+		if (wsc_trace_result_wanted(t, 0))
+			wsc_trace_count(t, s->task, c->nr, now - c->enter_ns,
+					c->off_ns, 0);
+		else
+			wsc_trace_this_cpu(t)->filtered++;
 	}
 	wsc_trace_drop(t, s);
 }
@@ -629,6 +614,51 @@ static void wsc_trace_on_exit(void *data, WSC_EXIT_PROBE_ARGS)
 	wsc_trace_probe_end();
 }
 
+/* Is the task of @s inside a call that is being counted? */
+static bool wsc_trace_in_call(const struct wsc_trace_slot *s)
+{
+	return wsc_trace_counted(READ_ONCE(s->call[WSC_TRACE_SYSCALL].nr)) ||
+	       wsc_trace_counted(READ_ONCE(s->call[WSC_TRACE_WRAPPED].nr));
+}
+
+/*
+ * The scheduler's switch: a followed task that leaves the CPU inside a
+ * counted call notes when; when it comes back, the time away is added
+ * to each call it is inside.  That is the call's off-CPU time: blocked,
+ * or runnable and waiting for a CPU.  Runs with the runqueue locked and
+ * interrupts off; @prev is the task leaving, and @next is not running,
+ * so each slot is written by its own task's switch alone.
+ */
+static void wsc_trace_on_switch(void *data, bool preempt,
+				struct task_struct *prev,
+				struct task_struct *next,
+				unsigned int prev_state)
+{
+	struct wsc_trace *t = data;
+	struct wsc_trace_slot *s;
+	unsigned int i;
+	u64 now = 0;
+
+	if (wsc_trace_may_follow(t, prev)) {
+		s = wsc_trace_find(t, prev);
+		if (s && wsc_trace_in_call(s)) {
+			now = ktime_get_ns();
+			s->out_ns = now;
+		}
+	}
+	if (!wsc_trace_may_follow(t, next))
+		return;
+	s = wsc_trace_find(t, next);
+	if (!s || !s->out_ns)
+		return;
+	if (!now)
+		now = ktime_get_ns();
+	for (i = 0; i < ARRAY_SIZE(s->call); i++)
+		if (wsc_trace_counted(s->call[i].nr))
+			s->call[i].off_ns += now - s->out_ns;
+	s->out_ns = 0;
+}
+
 /* ---- attaching and detaching ---- */
 
 struct wsc_trace_probe {
@@ -638,32 +668,51 @@ struct wsc_trace_probe {
 
 /*
  * In the order they are attached: tasks are tracked before calls are
- * seen, and exits before entries, so a call entered while attached is
- * never missing its exit.  Detached in the reverse order.
+ * seen, switches before calls begin, and exits before entries, so a call
+ * entered while attached is never missing its exit.  Detached in the
+ * reverse order.
  */
 static const struct wsc_trace_probe wsc_trace_probes[] = {
 	{ &wsc_tp_exit,		wsc_trace_on_exit },
 	{ &wsc_tp_fork,		wsc_trace_on_fork },
+	{ &wsc_tp_switch,	wsc_trace_on_switch },
 	{ &wsc_tp_sys_exit,	wsc_trace_on_sys_exit },
 	{ &wsc_tp_sys_enter,	wsc_trace_on_sys_enter },
 };
 
-#define WSC_TRACE_TASK_PROBES	2	/* the first two: exit and fork */
+unsigned int wsc_trace_nr_probes(void)
+{
+	return ARRAY_SIZE(wsc_trace_probes);
+}
 
-/* Detach probes [@from, @to) and wait until none of them runs.  Sleeps. */
-static void wsc_trace_detach(struct wsc_trace *t, unsigned int from,
-			     unsigned int to)
+/**
+ * wsc_trace_detach() - detach probes [@from, @to)
+ * @t:    their trace
+ * @from: the first
+ * @to:   past the last
+ *
+ * A probe that began before may still be running when this returns:
+ * tracepoint_synchronize_unregister() waits for it (a grace period, tens
+ * of milliseconds under emulation), and @t is freed only after one
+ * (wsc_trace_free()).  Sleeps.
+ */
+void wsc_trace_detach(struct wsc_trace *t, unsigned int from, unsigned int to)
 {
 	while (to-- > from)
 		WARN_ON_ONCE(tracepoint_probe_unregister(*wsc_trace_probes[to].tp,
 							 wsc_trace_probes[to].fn,
 							 t));
-	tracepoint_synchronize_unregister();
 }
 
-/* Attach probes [@from, @to), all or none. */
-static int wsc_trace_attach(struct wsc_trace *t, unsigned int from,
-			    unsigned int to)
+/**
+ * wsc_trace_attach() - attach probes [@from, @to), all or none
+ * @t:    their trace, their data
+ * @from: the first
+ * @to:   past the last
+ *
+ * Return: 0 or the tracepoints' -errno.
+ */
+int wsc_trace_attach(struct wsc_trace *t, unsigned int from, unsigned int to)
 {
 	unsigned int i;
 	int err;
@@ -679,357 +728,27 @@ static int wsc_trace_attach(struct wsc_trace *t, unsigned int from,
 	return 0;
 }
 
-/* End the active trace @t; under wsc_trace_mutex. */
-static void wsc_trace_finish(struct wsc_trace *t, u32 end)
+/**
+ * wsc_trace_count_unfinished() - calls in progress in a detached trace
+ * @t: a trace whose probes no longer run, so its slots hold still
+ *
+ * Return: the count.
+ */
+u64 wsc_trace_count_unfinished(struct wsc_trace *t)
 {
-	unsigned long key;
 	unsigned int i, n;
+	u64 open = 0;
 
-	lockdep_assert_held(&wsc_trace_mutex);
-	wsc_trace_detach(t, 0, ARRAY_SIZE(wsc_trace_probes));
-	t->ended_ns = ktime_get_ns();
-	t->state = WSC_TRACE_ENDED;
-	t->end = end;
-	/* No probe runs any more: the slots hold still. */
 	for (i = 0; i < WSC_TRACE_SLOTS; i++) {
-		key = READ_ONCE(t->keys[i]);
-		if (key <= WSC_TRACE_KEY_BUSY)
+		if (READ_ONCE(t->keys[i]) <= WSC_TRACE_KEY_BUSY)
 			continue;
 		for (n = 0; n < ARRAY_SIZE(t->slots[i].call); n++)
-			if (t->slots[i].call[n].nr < WSC_TRACE_FOREIGN_CALL)
-				t->unfinished++;
+			open += wsc_trace_counted(t->slots[i].call[n].nr);
 	}
+	return open;
 }
 
-static void wsc_trace_end_fn(struct work_struct *work)
-{
-	struct wsc_trace *t;
-
-	mutex_lock(&wsc_trace_mutex);
-	t = wsc_trace_cur;
-	/* Checked again: a stop or a new start may have come first. */
-	if (t && t->state == WSC_TRACE_ACTIVE && !t->cgrp &&
-	    !atomic_read(&t->live))
-		wsc_trace_finish(t, WSC_TRACE_END_EXITED);
-	mutex_unlock(&wsc_trace_mutex);
-}
-
-/* ---- a trace's memory ---- */
-
-static void wsc_trace_free(struct kref *ref)
-{
-	struct wsc_trace *t = container_of(ref, struct wsc_trace, ref);
-	unsigned int cpu;
-
-	if (t->cpu) {
-		for_each_possible_cpu(cpu) {
-			if (!t->cpu[cpu])
-				continue;
-			kvfree(t->cpu[cpu]->pool);
-			kvfree(t->cpu[cpu]);
-		}
-		kfree(t->cpu);
-	}
-	kvfree(t->slots);
-	kvfree(t->keys);
-	bitmap_free(t->homes);
-	if (t->cgrp)
-		cgroup_put(t->cgrp);
-	kfree(t->cgroup);
-	kfree(t);
-}
-
-static struct wsc_trace *wsc_trace_alloc(void)
-{
-	struct wsc_trace_cpu *c;
-	struct wsc_trace *t;
-	unsigned int cpu;
-
-	t = kzalloc(sizeof(*t), GFP_KERNEL_ACCOUNT);
-	if (!t)
-		return NULL;
-	kref_init(&t->ref);
-	raw_spin_lock_init(&t->follow_lock);
-	t->hists = trace_hists;
-	t->keys = kvcalloc(WSC_TRACE_SLOTS, sizeof(*t->keys),
-			   GFP_KERNEL_ACCOUNT);
-	t->homes = bitmap_zalloc(WSC_TRACE_SLOTS, GFP_KERNEL_ACCOUNT);
-	t->slots = kvcalloc(WSC_TRACE_SLOTS, sizeof(*t->slots),
-			    GFP_KERNEL_ACCOUNT);
-	t->cpu = kcalloc(nr_cpu_ids, sizeof(*t->cpu), GFP_KERNEL_ACCOUNT);
-	if (!t->keys || !t->homes || !t->slots || !t->cpu)
-		goto err_free;
-	for_each_possible_cpu(cpu) {
-		c = kvzalloc_node(sizeof(*c), GFP_KERNEL_ACCOUNT,
-				  cpu_to_node(cpu));
-		if (!c)
-			goto err_free;
-		t->cpu[cpu] = c;
-		c->pool = kvzalloc_node(array3_size(t->hists, WSC_HIST_BUCKETS,
-						    sizeof(u64)),
-					GFP_KERNEL_ACCOUNT, cpu_to_node(cpu));
-		if (!c->pool)
-			goto err_free;
-	}
-	return t;
-
-err_free:
-	wsc_trace_free(&t->ref);
-	return NULL;
-}
-
-/* ---- the commands ---- */
-
-/* The target process's task, referenced, or an ERR_PTR with a message. */
-static struct task_struct *wsc_trace_target_task(pid_t nr,
-						 struct netlink_ext_ack *extack)
-{
-	struct task_struct *tsk;
-	struct pid *pid;
-
-	/* In the caller's pid namespace: this runs in its sendmsg(). */
-	pid = find_get_pid(nr);
-	tsk = pid ? get_pid_task(pid, PIDTYPE_PID) : NULL;
-	put_pid(pid);
-	if (!tsk) {
-		NL_SET_ERR_MSG(extack, "no such process");
-		return ERR_PTR(-ESRCH);
-	}
-	if (tsk->flags & PF_KTHREAD) {
-		put_task_struct(tsk);
-		NL_SET_ERR_MSG(extack,
-			       "that is a kernel thread: it makes no system calls");
-		return ERR_PTR(-EINVAL);
-	}
-	return tsk;
-}
-
-static int wsc_trace_target_cgroup(struct wsc_trace *t, const char *path,
-				   struct netlink_ext_ack *extack)
-{
-	struct cgroup *cgrp;
-
-	/* Relative to the caller's cgroup namespace. */
-	cgrp = cgroup_get_from_path(path);
-	if (IS_ERR(cgrp)) {
-		if (PTR_ERR(cgrp) == -ENOTDIR)
-			NL_SET_ERR_MSG(extack,
-				       "not a cgroup: the path names a file");
-		else
-			NL_SET_ERR_MSG(extack,
-				       "no such cgroup on the cgroup v2 hierarchy (a path below its root, like /system.slice)");
-		return PTR_ERR(cgrp);
-	}
-	t->cgrp = cgrp;
-	t->cgroup = kstrdup(path, GFP_KERNEL_ACCOUNT);
-	return t->cgroup ? 0 : -ENOMEM;
-}
-
-static bool wsc_trace_available(struct netlink_ext_ack *extack)
-{
-	if (wsc_tp_sys_enter && wsc_tp_sys_exit && wsc_tp_fork && wsc_tp_exit)
-		return true;
-	NL_SET_ERR_MSG(extack,
-		       "this kernel lacks the raw_syscalls or sched_process tracepoints");
-	return false;
-}
-
-/**
- * wsc_trace_start() - start tracing a process tree or a cgroup
- * @pid:    the target process in the caller's pid namespace, or 0
- * @cgroup: the target cgroup's path, or NULL; exactly one of the two
- * @extack: where a refusal is explained
- *
- * Drops the previous trace's counts once the new one is attached.
- *
- * Return: 0, -EBUSY while a trace is active, -ESRCH, -ENOENT, -ENOTDIR,
- * -EINVAL for a bad target, -EOPNOTSUPP, -ENOMEM.
- */
-int wsc_trace_start(pid_t pid, const char *cgroup,
-		    struct netlink_ext_ack *extack)
-{
-	struct task_struct *root = NULL;
-	struct wsc_trace *t, *old;
-	int err;
-
-	if (!wsc_trace_available(extack))
-		return -EOPNOTSUPP;
-	mutex_lock(&wsc_trace_mutex);
-	if (wsc_trace_cur && wsc_trace_cur->state == WSC_TRACE_ACTIVE) {
-		NL_SET_ERR_MSG(extack,
-			       "a trace is already active: stop it first");
-		err = -EBUSY;
-		goto unlock;
-	}
-	t = wsc_trace_alloc();
-	if (!t) {
-		err = -ENOMEM;
-		goto unlock;
-	}
-	if (cgroup) {
-		err = wsc_trace_target_cgroup(t, cgroup, extack);
-		if (err)
-			goto put_trace;
-	} else {
-		root = wsc_trace_target_task(pid, extack);
-		if (IS_ERR(root)) {
-			err = PTR_ERR(root);
-			goto put_trace;
-		}
-		t->pid = pid;
-	}
-
-	t->id = wsc_trace_count_started + 1;
-	t->started_ns = ktime_get_ns();
-	err = wsc_trace_attach(t, 0, WSC_TRACE_TASK_PROBES);
-	if (err)
-		goto put_root;
-	if (root) {
-		wsc_trace_follow_tree(t, root);
-		if (!atomic_read(&t->live)) {
-			NL_SET_ERR_MSG(extack, "the process is exiting");
-			err = -ESRCH;
-			goto detach_tasks;
-		}
-	}
-	err = wsc_trace_attach(t, WSC_TRACE_TASK_PROBES,
-			       ARRAY_SIZE(wsc_trace_probes));
-	if (err)
-		goto detach_tasks;
-
-	t->state = WSC_TRACE_ACTIVE;
-	wsc_trace_count_started++;
-	old = wsc_trace_cur;
-	wsc_trace_cur = t;
-	if (old)
-		kref_put(&old->ref, wsc_trace_free);
-	if (root)
-		put_task_struct(root);
-	mutex_unlock(&wsc_trace_mutex);
-	return 0;
-
-detach_tasks:
-	wsc_trace_detach(t, 0, WSC_TRACE_TASK_PROBES);
-put_root:
-	if (root)
-		put_task_struct(root);
-put_trace:
-	kref_put(&t->ref, wsc_trace_free);
-unlock:
-	mutex_unlock(&wsc_trace_mutex);
-	return err;
-}
-
-/**
- * wsc_trace_stop() - detach the active trace, keeping its counts
- * @extack: where a refusal is explained
- *
- * Return: 0 (also when the trace had already ended), or -ENOENT when
- * there is no trace.
- */
-int wsc_trace_stop(struct netlink_ext_ack *extack)
-{
-	int err = 0;
-
-	mutex_lock(&wsc_trace_mutex);
-	if (!wsc_trace_cur) {
-		NL_SET_ERR_MSG(extack, "there is no trace to stop");
-		err = -ENOENT;
-	} else if (wsc_trace_cur->state == WSC_TRACE_ACTIVE) {
-		wsc_trace_finish(wsc_trace_cur, WSC_TRACE_END_STOPPED);
-	}
-	mutex_unlock(&wsc_trace_mutex);
-	return err;
-}
-
-/**
- * wsc_trace_reset() - free the counts of the ended trace
- * @extack: where a refusal is explained
- *
- * Return: 0 (also when there was nothing), or -EBUSY while active.
- */
-int wsc_trace_reset(struct netlink_ext_ack *extack)
-{
-	struct wsc_trace *old = NULL;
-	int err = 0;
-
-	mutex_lock(&wsc_trace_mutex);
-	if (wsc_trace_cur && wsc_trace_cur->state == WSC_TRACE_ACTIVE) {
-		NL_SET_ERR_MSG(extack,
-			       "the trace is active: stop it before resetting");
-		err = -EBUSY;
-	} else {
-		old = wsc_trace_cur;
-		wsc_trace_cur = NULL;
-	}
-	mutex_unlock(&wsc_trace_mutex);
-	if (old)
-		kref_put(&old->ref, wsc_trace_free);
-	return err;
-}
-
-/**
- * wsc_trace_get() - the current trace, referenced
- *
- * Return: the trace (release it with wsc_trace_put()), or NULL if none.
- */
-struct wsc_trace *wsc_trace_get(void)
-{
-	struct wsc_trace *t;
-
-	mutex_lock(&wsc_trace_mutex);
-	t = wsc_trace_cur;
-	if (t)
-		kref_get(&t->ref);
-	mutex_unlock(&wsc_trace_mutex);
-	return t;
-}
-
-/** wsc_trace_put() - drop a reference from wsc_trace_get() */
-void wsc_trace_put(struct wsc_trace *t)
-{
-	kref_put(&t->ref, wsc_trace_free);
-}
-
-/**
- * wsc_trace_status() - what trace @t is, and what it has lost so far
- * @t:  a referenced trace
- * @st: filled in; @st->cgroup points into @t
- *
- * While @t is active the per-CPU counts are read as they change: a
- * snapshot, not an atomic one.
- */
-void wsc_trace_status(struct wsc_trace *t, struct wsc_trace_status *st)
-{
-	const struct wsc_trace_cpu *c;
-	unsigned int cpu;
-
-	memset(st, 0, sizeof(*st));
-	mutex_lock(&wsc_trace_mutex);
-	st->state = t->state;
-	st->end = t->end;
-	st->duration_ns = (t->state == WSC_TRACE_ACTIVE ? ktime_get_ns() :
-			   t->ended_ns) - t->started_ns;
-	st->unfinished = t->unfinished;
-	mutex_unlock(&wsc_trace_mutex);
-
-	st->id = t->id;
-	st->pid = t->pid;
-	st->cgroup = t->cgroup;
-	st->tasks = atomic64_read(&t->followed);
-	st->live = atomic_read(&t->live);
-	st->task_slots = WSC_TRACE_SLOTS;
-	st->hist_slots = t->hists;
-	st->lost_tasks = atomic64_read(&t->lost_tasks);
-	for_each_possible_cpu(cpu) {
-		c = t->cpu[cpu];
-		st->lost_calls += READ_ONCE(c->lost_calls);
-		st->lost_exits += READ_ONCE(c->lost_exits);
-		st->lost_hist += READ_ONCE(c->lost_hist);
-		st->foreign += READ_ONCE(c->foreign);
-		st->unmatched += READ_ONCE(c->unmatched);
-	}
-}
+/* ---- reading a trace ---- */
 
 /**
  * wsc_trace_row() - system call @nr's figures in @t, every CPU summed
@@ -1052,6 +771,7 @@ bool wsc_trace_row(struct wsc_trace *t, unsigned int nr,
 		sum->calls += READ_ONCE(row->calls);
 		sum->errors += READ_ONCE(row->errors);
 		sum->total_ns += READ_ONCE(row->total_ns);
+		sum->off_ns += READ_ONCE(row->off_ns);
 		max = READ_ONCE(row->max_ns);
 		if (max > sum->max_ns)
 			sum->max_ns = max;
@@ -1081,10 +801,147 @@ u64 wsc_trace_bucket(struct wsc_trace *t, unsigned int nr, unsigned int i)
 	return count;
 }
 
+/* CPU @cpu's count of @key, or 0. */
+static u64 wsc_trace_errno_on(struct wsc_trace *t, unsigned int cpu, u32 key)
+{
+	const struct wsc_trace_errno *e;
+	u32 i = hash_32(key, WSC_TRACE_ERRNO_BITS), n, k;
+
+	for (n = 0; n < WSC_TRACE_ERRNO_PROBES; n++) {
+		e = &t->cpu[cpu]->errnos[(i + n) % WSC_TRACE_ERRNO_SLOTS];
+		/* Pairs with the release in wsc_trace_count_errno(). */
+		k = smp_load_acquire(&e->key);
+		if (k == key)
+			return READ_ONCE(e->count);
+		if (!k)
+			return 0;
+	}
+	return 0;
+}
+
+/**
+ * wsc_trace_errno_next() - the next errno system call @nr failed with
+ * @t:     a referenced trace
+ * @nr:    below wsc_trace_nr_calls()
+ * @pos:   where the walk stands: 0 at first, then as left by this call
+ * @err:   the errno
+ * @count: its failures, every CPU summed
+ *
+ * Each errno comes once, in no particular order, without allocating:
+ * an entry is reported where it first appears over the CPUs' tables.
+ *
+ * Return: false when there are no more.
+ */
+bool wsc_trace_errno_next(struct wsc_trace *t, unsigned int nr,
+			  unsigned int *pos, u32 *err, u64 *count)
+{
+	unsigned int cpu, i, c, seen;
+	u32 key;
+
+	for (; *pos < nr_cpu_ids * WSC_TRACE_ERRNO_SLOTS; (*pos)++) {
+		cpu = *pos / WSC_TRACE_ERRNO_SLOTS;
+		i = *pos % WSC_TRACE_ERRNO_SLOTS;
+		if (!cpu_possible(cpu))
+			continue;
+		/* Pairs with the release in wsc_trace_count_errno(). */
+		key = smp_load_acquire(&t->cpu[cpu]->errnos[i].key);
+		if (!key || key >> 12 != nr)
+			continue;
+		/* Reported already, from an earlier CPU's table? */
+		seen = 0;
+		for (c = 0; c < cpu && !seen; c++)
+			seen = cpu_possible(c) && wsc_trace_errno_on(t, c, key);
+		if (seen)
+			continue;
+		*err = key & (BIT(12) - 1);
+		*count = 0;
+		for_each_possible_cpu(c)
+			*count += wsc_trace_errno_on(t, c, key);
+		(*pos)++;
+		return true;
+	}
+	return false;
+}
+
+/**
+ * wsc_trace_task_at() - the record of the @i-th task to join @t
+ * @t: a referenced trace
+ * @i: from 0
+ *
+ * Return: the record (read it as it may change), or NULL past the last.
+ */
+const struct wsc_trace_task *wsc_trace_task_at(struct wsc_trace *t,
+					       unsigned int i)
+{
+	u64 n = min_t(u64, atomic64_read(&t->followed), WSC_TRACE_RECORDS);
+
+	return i < n ? &t->tasks[i] : NULL;
+}
+
+/**
+ * wsc_trace_status() - what trace @t is, and what it has lost so far
+ * @t:  a referenced trace
+ * @st: filled in; @st->cgroup points into @t
+ *
+ * While @t is active the per-CPU counts are read as they change: a
+ * snapshot, not an atomic one.  The caller holds no lock: the fields that
+ * change at the end are read under the list's mutex by wsc_trace_when().
+ */
+void wsc_trace_status(struct wsc_trace *t, struct wsc_trace_status *st)
+{
+	const struct wsc_trace_cpu *c;
+	unsigned int cpu;
+	u64 followed;
+
+	memset(st, 0, sizeof(*st));
+	wsc_trace_when(t, st);
+	st->id = t->id;
+	st->pid = t->pid;
+	st->cgroup = t->cgroup;
+	st->all = t->all;
+	st->failed = t->failed;
+	st->err = t->err;
+	followed = atomic64_read(&t->followed);
+	st->tasks = followed;
+	st->lost_records = followed > WSC_TRACE_RECORDS ?
+			   followed - WSC_TRACE_RECORDS : 0;
+	st->live = atomic_read(&t->live);
+	st->task_slots = WSC_TRACE_SLOTS;
+	st->hist_slots = t->hists;
+	st->lost_tasks = atomic64_read(&t->lost_tasks);
+	for_each_possible_cpu(cpu) {
+		c = t->cpu[cpu];
+		st->lost_calls += READ_ONCE(c->lost_calls);
+		st->lost_exits += READ_ONCE(c->lost_exits);
+		st->lost_hist += READ_ONCE(c->lost_hist);
+		st->lost_errnos += READ_ONCE(c->lost_errnos);
+		st->foreign += READ_ONCE(c->foreign);
+		st->unmatched += READ_ONCE(c->unmatched);
+		st->filtered += READ_ONCE(c->filtered);
+	}
+}
+
 /** wsc_trace_nr_calls() - how many system call numbers a trace counts */
 unsigned int wsc_trace_nr_calls(void)
 {
 	return NR_syscalls;
+}
+
+/**
+ * wsc_trace_available() - does this kernel have every tracepoint a trace
+ * needs?
+ * @extack: where a "no" is explained, or NULL
+ *
+ * Return: true if so.
+ */
+bool wsc_trace_available(struct netlink_ext_ack *extack)
+{
+	if (wsc_tp_sys_enter && wsc_tp_sys_exit && wsc_tp_fork && wsc_tp_exit &&
+	    wsc_tp_switch)
+		return true;
+	NL_SET_ERR_MSG(extack,
+		       "this kernel lacks the raw_syscalls, sched_process or sched_switch tracepoints");
+	return false;
 }
 
 static void wsc_trace_lookup(struct tracepoint *tp, void *unused)
@@ -1097,6 +954,7 @@ static void wsc_trace_lookup(struct tracepoint *tp, void *unused)
 		{ "sys_exit",		&wsc_tp_sys_exit },
 		{ "sched_process_fork",	&wsc_tp_fork },
 		{ "sched_process_exit",	&wsc_tp_exit },
+		{ "sched_switch",	&wsc_tp_switch },
 	};
 	unsigned int i;
 
@@ -1106,44 +964,25 @@ static void wsc_trace_lookup(struct tracepoint *tp, void *unused)
 }
 
 /**
- * wsc_trace_init() - find the tracepoints; nothing is attached yet
+ * wsc_trace_find_tracepoints() - find the tracepoints; nothing is attached
  *
  * The lookup serves kmod/syscall_tp.c too, which fires raw_syscalls'
- * two for the wrapped calls of a batch.
- * A kernel without them still loads the module: starting a trace then
- * fails with a message.
+ * two for the wrapped calls of a batch.  A kernel without them still
+ * loads the module: starting a trace then fails with a message.
  *
  * Return: 0, or -EINVAL for a bad trace_hists parameter.
  */
-int wsc_trace_init(void)
+int wsc_trace_find_tracepoints(void)
 {
-	if (trace_hists < 1 || trace_hists > NR_syscalls) {
-		pr_err("trace_hists=%u: it must be 1..%u\n", trace_hists,
+	if (wsc_trace_hists < 1 || wsc_trace_hists > NR_syscalls) {
+		pr_err("trace_hists=%u: it must be 1..%u\n", wsc_trace_hists,
 		       NR_syscalls);
 		return -EINVAL;
 	}
 	for_each_kernel_tracepoint(wsc_trace_lookup, NULL);
 	if (!wsc_trace_available(NULL))
-		pr_warn("raw_syscalls or sched_process tracepoints not found: tracing unavailable\n");
+		pr_warn("raw_syscalls, sched_process or sched_switch tracepoints not found: tracing unavailable\n");
 	/* The batch loop fires the same two for its wrapped calls. */
 	wsc_syscall_tp_init(wsc_tp_sys_enter, wsc_tp_sys_exit);
 	return 0;
-}
-
-/**
- * wsc_trace_exit() - detach an active trace and free the last one
- *
- * Called after the netlink family is gone, so nothing starts a new one.
- */
-void wsc_trace_exit(void)
-{
-	mutex_lock(&wsc_trace_mutex);
-	if (wsc_trace_cur && wsc_trace_cur->state == WSC_TRACE_ACTIVE)
-		wsc_trace_finish(wsc_trace_cur, WSC_TRACE_END_STOPPED);
-	mutex_unlock(&wsc_trace_mutex);
-	/* No probe runs now, so nothing queues it again. */
-	cancel_work_sync(&wsc_trace_end_work);
-	if (wsc_trace_cur)
-		kref_put(&wsc_trace_cur->ref, wsc_trace_free);
-	wsc_trace_cur = NULL;
 }

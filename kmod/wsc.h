@@ -296,9 +296,43 @@ int wsc_lat_reset(int exp, struct netlink_ext_ack *extack);
 void wsc_lat_snapshot(struct wsc_lat_status *st,
 		      struct wsc_lat_result *result[WSC_NR_EXPERIMENTS]);
 
-/* trace.c: per-syscall latency histograms of a process tree or a cgroup. */
+/*
+ * trace.c and trace_ctl.c: per-syscall latency histograms of a process
+ * tree, a cgroup or the machine, several traces at once.
+ */
 
 struct wsc_trace;
+
+/**
+ * struct wsc_trace_owner - the netlink socket a trace belongs to
+ * @net:    its network namespace (compared, never followed)
+ * @portid: its port id
+ */
+struct wsc_trace_owner {
+	const struct net *net;
+	u32 portid;
+};
+
+/**
+ * struct wsc_trace_spec - what a trace follows and counts
+ * @pid:          a process and its descendants, or 0
+ * @cgroup:       a cgroup v2 path, or NULL
+ * @all:          every task but the starter's process
+ * @call_set:     bit n (of byte n / 8) for each call number to count, or
+ *                NULL for every call
+ * @call_set_len: bytes in @call_set
+ * @failed:       count failed calls only
+ * @err:          count only calls failing with -@err, or 0
+ */
+struct wsc_trace_spec {
+	pid_t pid;
+	const char *cgroup;
+	bool all;
+	const u8 *call_set;
+	unsigned int call_set_len;
+	bool failed;
+	u32 err;
+};
 
 /**
  * struct wsc_trace_status - what a trace is and what it lost
@@ -307,6 +341,9 @@ struct wsc_trace;
  * @id:          counts traces since load, from 1
  * @pid:         the target process as its starter named it, or 0
  * @cgroup:      the target cgroup's path, or NULL
+ * @all:         the target is the machine
+ * @failed:      only failed calls are counted
+ * @err:         only calls failing with -@err are counted, or 0
  * @duration_ns: from the start to the end (or to now, while active)
  * @tasks:       tasks followed since the start
  * @live:        tasks followed now
@@ -316,9 +353,12 @@ struct wsc_trace;
  * @lost_calls:  calls of a cgroup's tasks not counted: no free slot
  * @lost_exits:  calls whose exit was never seen
  * @lost_hist:   calls counted but in no histogram: the CPU's pool ran out
+ * @lost_errnos: failed calls counted but in no per-errno count
+ * @lost_records: tasks followed but with no per-task record
  * @foreign:     32-bit or out-of-range calls, not counted
  * @unmatched:   exits of calls entered before the start
  * @unfinished:  calls still in progress at the end
+ * @filtered:    calls the filters left out
  */
 struct wsc_trace_status {
 	u32 state;
@@ -326,6 +366,9 @@ struct wsc_trace_status {
 	u64 id;
 	pid_t pid;
 	const char *cgroup;
+	bool all;
+	bool failed;
+	u32 err;
 	u64 duration_ns;
 	u64 tasks;
 	u32 live;
@@ -335,9 +378,12 @@ struct wsc_trace_status {
 	u64 lost_calls;
 	u64 lost_exits;
 	u64 lost_hist;
+	u64 lost_errnos;
+	u64 lost_records;
 	u64 foreign;
 	u64 unmatched;
 	u64 unfinished;
+	u64 filtered;
 };
 
 /**
@@ -345,27 +391,40 @@ struct wsc_trace_status {
  * @calls:    calls finished
  * @errors:   of them, failed (-4095..-1)
  * @total_ns: summed latency
+ * @off_ns:   of it, off the CPU
  * @max_ns:   longest latency
  */
 struct wsc_trace_sum {
 	u64 calls;
 	u64 errors;
 	u64 total_ns;
+	u64 off_ns;
 	u64 max_ns;
 };
 
+struct wsc_trace_task;
+
 int wsc_trace_init(void);
 void wsc_trace_exit(void);
-int wsc_trace_start(pid_t pid, const char *cgroup,
+int wsc_trace_find_tracepoints(void);
+struct wsc_trace *wsc_trace_start(const struct wsc_trace_spec *spec,
+				  const struct wsc_trace_owner *who,
+				  struct netlink_ext_ack *extack);
+int wsc_trace_stop(u64 id, const struct wsc_trace_owner *who, bool admin,
+		   struct netlink_ext_ack *extack);
+int wsc_trace_reset(u64 id, const struct wsc_trace_owner *who, bool admin,
 		    struct netlink_ext_ack *extack);
-int wsc_trace_stop(struct netlink_ext_ack *extack);
-int wsc_trace_reset(struct netlink_ext_ack *extack);
-struct wsc_trace *wsc_trace_get(void);
+struct wsc_trace *wsc_trace_get(u64 id, const struct wsc_trace_owner *who);
 void wsc_trace_put(struct wsc_trace *t);
+void wsc_trace_when(struct wsc_trace *t, struct wsc_trace_status *st);
 void wsc_trace_status(struct wsc_trace *t, struct wsc_trace_status *st);
 bool wsc_trace_row(struct wsc_trace *t, unsigned int nr,
 		   struct wsc_trace_sum *sum);
 u64 wsc_trace_bucket(struct wsc_trace *t, unsigned int nr, unsigned int i);
+bool wsc_trace_errno_next(struct wsc_trace *t, unsigned int nr,
+			  unsigned int *pos, u32 *err, u64 *count);
+const struct wsc_trace_task *wsc_trace_task_at(struct wsc_trace *t,
+					       unsigned int i);
 unsigned int wsc_trace_nr_calls(void);
 
 /*

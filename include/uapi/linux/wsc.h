@@ -347,6 +347,7 @@ enum wsc_lat_cmd {
 	WSC_LAT_CMD_TRACE_STATUS,
 	WSC_LAT_CMD_TRACE_FETCH,
 	WSC_LAT_CMD_TRACE_RESET,
+	WSC_LAT_CMD_TRACE_TASKS,
 
 	__WSC_LAT_CMD_MAX,
 	WSC_LAT_CMD_MAX = __WSC_LAT_CMD_MAX - 1
@@ -400,6 +401,19 @@ enum wsc_lat_attr {
 	WSC_LAT_A_TRACE_CALLS,		/* u64 */
 	WSC_LAT_A_TRACE_TOTAL_NS,	/* u64 */
 	WSC_LAT_A_TRACE_MAX_NS,		/* u64 */
+	WSC_LAT_A_TRACE_ALL,		/* flag: every task of the machine */
+	WSC_LAT_A_TRACE_CALL_SET,	/* binary: bitmap of numbers to count */
+	WSC_LAT_A_TRACE_FAILED,		/* flag: count failed calls only */
+	WSC_LAT_A_TRACE_ERRNO,		/* u32: count calls failing so only */
+	WSC_LAT_A_TRACE_OFF_NS,		/* u64: time off the CPU inside calls */
+	WSC_LAT_A_TRACE_ERRNO_COUNT,	/* nest of WSC_LAT_ERRNO_*, repeated */
+	WSC_LAT_A_TRACE_FILTERED,	/* u64: calls the filters left out */
+	WSC_LAT_A_TRACE_LOST_ERRNOS,	/* u64: failed calls in no errno count */
+	WSC_LAT_A_TRACE_LOST_RECORDS,	/* u64: tasks with no per-task record */
+	WSC_LAT_A_TRACE_TID,		/* u32: a task of the trace */
+	WSC_LAT_A_TRACE_PPID,		/* u32: its parent process when it joined */
+	WSC_LAT_A_TRACE_COMM,		/* string: its command name */
+	WSC_LAT_A_TRACE_TGID,		/* u32: its process */
 
 	__WSC_LAT_A_MAX,
 	WSC_LAT_A_MAX = __WSC_LAT_A_MAX - 1
@@ -417,37 +431,77 @@ enum wsc_lat_bucket_attr {
 	WSC_LAT_BUCKET_MAX = __WSC_LAT_BUCKET_MAX - 1
 };
 
+/* One errno's count in a trace's call (WSC_LAT_A_TRACE_ERRNO_COUNT). */
+enum wsc_lat_errno_attr {
+	WSC_LAT_ERRNO_UNSPEC,
+	WSC_LAT_ERRNO_PAD,
+	WSC_LAT_ERRNO_VALUE,		/* u32: 1..4095 */
+	WSC_LAT_ERRNO_COUNT,		/* u64 */
+
+	__WSC_LAT_ERRNO_MAX,
+	WSC_LAT_ERRNO_MAX = __WSC_LAT_ERRNO_MAX - 1
+};
+
 /*
- * The trace: per-syscall latency histograms of a process tree or a
- * cgroup, from the raw_syscalls tracepoints (Documentation/trace.md).
+ * The trace: per-syscall latency histograms of a process tree, a cgroup
+ * or the whole machine, from the raw_syscalls tracepoints
+ * (Documentation/trace.md).  Up to WSC_TRACE_MAX traces exist at once,
+ * each with its own target, filters and counts.  A trace belongs to the
+ * netlink socket that started it: when that socket is closed the trace
+ * is stopped and freed.  The other commands name a trace by RUN_ID;
+ * without it they mean the newest trace the socket started (STATUS,
+ * FETCH and TASKS: or else the newest trace of all).  STOP and RESET of
+ * another socket's trace need CAP_SYS_ADMIN.
  *
  *   WSC_LAT_CMD_TRACE_START  do    CAP_SYS_ADMIN or CAP_PERFMON
- *       in:  TRACE_PID (a process, its threads and every descendant,
- *            followed through fork and clone) or TRACE_CGROUP (a path
- *            on the cgroup v2 hierarchy as the caller's cgroup namespace
- *            sees it, e.g. "/system.slice"; every task in it or below)
- *       -EBUSY while a trace is active; -ESRCH for no such process (or
- *       one that is exiting); -ENOENT/-ENOTDIR for a bad cgroup path;
- *       -EINVAL for both targets, neither, or a kernel thread.  Starting
- *       drops the previous trace's counts.
+ *       in:  exactly one target: TRACE_PID (a process, its threads and
+ *            every descendant, followed through fork and clone),
+ *            TRACE_CGROUP (a path on the cgroup v2 hierarchy as the
+ *            caller's cgroup namespace sees it, e.g. "/system.slice";
+ *            every task in it or below) or TRACE_ALL (every task); the
+ *            caller's own process is never counted in a cgroup or
+ *            machine-wide trace.  Filters, all optional: TRACE_CALL_SET
+ *            (a bitmap, bit n of byte n / 8 for number n, at most
+ *            WSC_TRACE_NR_MAX bits: count only those calls; numbers past
+ *            the kernel's last call are ignored), TRACE_FAILED
+ *            (count only calls that return -4095..-1), TRACE_ERRNO (count
+ *            only calls that return -TRACE_ERRNO).
+ *       out: a status message of the new trace (its RUN_ID).
+ *       -EBUSY while WSC_TRACE_MAX traces exist, or while this socket's
+ *       previous trace is active; -ESRCH for no such process (or one
+ *       that is exiting); -ENOENT/-ENOTDIR for a bad cgroup path;
+ *       -EINVAL for two targets, none, a kernel thread, or a call set
+ *       with none of the kernel's calls; -ERANGE for an errno out of
+ *       range (1..WSC_TRACE_ERRNO_MAX).  Starting drops
+ *       this socket's previous trace.  While a trace is active the module
+ *       cannot be unloaded.
  *   WSC_LAT_CMD_TRACE_STOP   do    CAP_SYS_ADMIN or CAP_PERFMON
- *       Detaches; the counts stay until the next start or a reset.
- *       A trace that has already ended is left as it is; -ENOENT when
- *       there is no trace at all.
+ *       Detaches; the counts stay until the next start, a reset or the
+ *       owner's close.  A trace that has already ended is left as it is;
+ *       -ENOENT when there is no such trace; -EPERM for another socket's
+ *       without CAP_SYS_ADMIN.
  *   WSC_LAT_CMD_TRACE_STATUS do    out: one status message: TRACE_STATE,
- *       and unless idle RUN_ID, TRACE_PID or TRACE_CGROUP, TRACE_END,
- *       DURATION_NS (so far, while active), TRACE_TASKS, TRACE_LIVE,
- *       TRACE_TASK_SLOTS, TRACE_HIST_SLOTS and the TRACE_LOST_*,
- *       TRACE_FOREIGN, TRACE_UNMATCHED and TRACE_UNFINISHED counts.
+ *       and unless idle RUN_ID, TRACE_PID, TRACE_CGROUP or TRACE_ALL,
+ *       TRACE_END, DURATION_NS (so far, while active), TRACE_TASKS,
+ *       TRACE_LIVE, TRACE_TASK_SLOTS, TRACE_HIST_SLOTS, the TRACE_LOST_*,
+ *       TRACE_FOREIGN, TRACE_UNMATCHED, TRACE_UNFINISHED and
+ *       TRACE_FILTERED counts, and the filters it was started with.
  *   WSC_LAT_CMD_TRACE_FETCH  dump  out: per system call that was seen, a
  *       message of TRACE_NR, TRACE_CALLS, ERRORS, TRACE_TOTAL_NS,
- *       TRACE_MAX_NS and BUCKETs (LOW_NS, HIGH_NS, COUNT: the non-empty
- *       log-linear buckets, every CPU merged, no CPU attribute); a call
- *       with more buckets than fit goes on in messages of TRACE_NR and
- *       BUCKETs only.  -ENODATA (in NLMSG_DONE) when there is no trace.
- *       While the trace is active the figures are a live snapshot.
+ *       TRACE_OFF_NS, TRACE_MAX_NS, TRACE_ERRNO_COUNTs (VALUE, COUNT) and
+ *       BUCKETs (LOW_NS, HIGH_NS, COUNT: the non-empty log-linear buckets,
+ *       every CPU merged, no CPU attribute); a call with more buckets
+ *       than fit goes on in messages of TRACE_NR and BUCKETs only.
+ *       -ENODATA (in NLMSG_DONE) when there is no trace.  While the trace
+ *       is active the figures are a live snapshot.
+ *   WSC_LAT_CMD_TRACE_TASKS  dump  CAP_SYS_ADMIN or CAP_PERFMON
+ *       out: per task the trace followed, in the order they joined, a
+ *       message of TRACE_TID, TRACE_TGID, TRACE_PPID (pids in the
+ *       starter's pid namespace), TRACE_COMM, TRACE_CALLS, ERRORS,
+ *       TRACE_TOTAL_NS and TRACE_OFF_NS.
  *   WSC_LAT_CMD_TRACE_RESET  do    CAP_SYS_ADMIN or CAP_PERFMON
- *       Frees the counts; -EBUSY while the trace is active.
+ *       Frees the counts; -EBUSY while the trace is active; -EPERM for
+ *       another socket's without CAP_SYS_ADMIN.
  */
 enum wsc_trace_state {
 	WSC_TRACE_IDLE		= 0,	/* no trace, no counts */
@@ -462,5 +516,8 @@ enum wsc_trace_end {
 };
 
 #define WSC_TRACE_CGROUP_MAX	4095	/* longest cgroup path, without NUL */
+#define WSC_TRACE_MAX		8	/* traces at once */
+#define WSC_TRACE_NR_MAX	1024	/* bits of TRACE_CALL_SET */
+#define WSC_TRACE_ERRNO_MAX	4095	/* largest errno a call returns */
 
 #endif /* _UAPI_LINUX_WSC_H */
