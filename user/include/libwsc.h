@@ -385,6 +385,13 @@ struct wsc_trace;
  * @foreign:     32-bit or unknown calls, not counted
  * @unmatched:   exits of calls entered before the start
  * @unfinished:  calls in progress when the trace ended
+ * @all:         the trace follows every task of the machine (but its
+ *               starter's process): no @pid, no @cgroup
+ * @failed:      only failed calls are counted
+ * @err:         only calls failing with this errno are counted, or 0
+ * @filtered:    calls seen but left out by the trace's filters
+ * @lost_errnos: failed calls counted, but in no per-errno count
+ * @lost_records: tasks followed, but with no per-task record
  */
 struct wsc_trace_status {
 	uint32_t state;
@@ -404,6 +411,12 @@ struct wsc_trace_status {
 	uint64_t foreign;
 	uint64_t unmatched;
 	uint64_t unfinished;
+	bool all;
+	bool failed;
+	uint32_t err;
+	uint64_t filtered;
+	uint64_t lost_errnos;
+	uint64_t lost_records;
 };
 
 /**
@@ -416,6 +429,12 @@ struct wsc_trace_status {
  * @nr_buckets: non-empty log-linear buckets (wsc_hist.h), ascending
  * @buckets:    @nr_buckets triples {low_ns, high_ns, count}; valid during
  *              the callback only
+ * @off_ns:     of @total_ns, the time its task spent off the CPU (blocked
+ *              or waiting for a CPU) inside these calls; the rest,
+ *              @total_ns - @off_ns, is on-CPU time
+ * @nr_errnos:  distinct errnos in @errnos
+ * @errnos:     @nr_errnos pairs {errno, count}, ascending; valid during
+ *              the callback only
  */
 struct wsc_trace_call {
 	uint32_t nr;
@@ -425,6 +444,51 @@ struct wsc_trace_call {
 	uint64_t max_ns;
 	size_t nr_buckets;
 	const uint64_t (*buckets)[3];
+	uint64_t off_ns;
+	size_t nr_errnos;
+	const uint64_t (*errnos)[2];
+};
+
+/**
+ * struct wsc_trace_spec - what a trace follows and counts
+ * @pid:     a process and its descendants, or 0
+ * @cgroup:  a cgroup v2 path (as for wsc_trace_start()), or NULL
+ * @all:     every task of the machine but the caller's process; exactly
+ *           one of @pid, @cgroup and @all
+ * @calls:   a bitmap of WSC_TRACE_NR_MAX bits (bit n: word n / 64, bit
+ *           n % 64): only these system calls are counted; NULL for all
+ * @failed:  count only calls that fail
+ * @err:     count only calls that fail with this errno (1..4095), or 0
+ */
+struct wsc_trace_spec {
+	uint32_t pid;
+	const char *cgroup;
+	bool all;
+	const uint64_t *calls;
+	bool failed;
+	uint32_t err;
+};
+
+/**
+ * struct wsc_trace_task - one task a trace followed
+ * @tid:      its thread id, in the starter's pid namespace
+ * @pid:      its process (thread group) id
+ * @ppid:     its parent process when it joined the trace
+ * @comm:     its command name (after its last execve)
+ * @calls:    its calls counted
+ * @errors:   of them, failed
+ * @total_ns: their summed latency
+ * @off_ns:   of it, off the CPU
+ */
+struct wsc_trace_task {
+	uint32_t tid;
+	uint32_t pid;
+	uint32_t ppid;
+	char comm[16];
+	uint64_t calls;
+	uint64_t errors;
+	uint64_t total_ns;
+	uint64_t off_ns;
 };
 
 /* Connect; -ENOENT when the family is missing (wsc.ko not loaded). */
@@ -444,6 +508,13 @@ const char *wsc_trace_error(const struct wsc_trace *tr);
  * -ESRCH, -ENOENT, -ENOTDIR, -EINVAL for a bad target.
  */
 int wsc_trace_start(struct wsc_trace *tr, uint32_t pid, const char *cgroup);
+/*
+ * Start a trace of @spec's target with its filters.  The handle's later
+ * commands are about this trace; it is stopped and freed at
+ * wsc_trace_close().  Up to WSC_TRACE_MAX traces run at once (-EBUSY
+ * beyond); -EINVAL for a bad spec, with wsc_trace_error() saying why.
+ */
+int wsc_trace_begin(struct wsc_trace *tr, const struct wsc_trace_spec *spec);
 /* Detach, keeping the counts; 0 too when it had ended by itself. */
 int wsc_trace_stop(struct wsc_trace *tr);
 /* What the trace is and what it lost; open to every user. */
@@ -455,6 +526,14 @@ int wsc_trace_status(struct wsc_trace *tr, struct wsc_trace_status *out);
  */
 int wsc_trace_fetch(struct wsc_trace *tr,
 		    int (*fn)(void *ctx, const struct wsc_trace_call *call),
+		    void *ctx);
+/*
+ * Call @fn once per task the trace followed, in the order they joined;
+ * returns how many, or -errno.  Tasks beyond the kernel's records are
+ * counted in wsc_trace_status()'s lost_records.
+ */
+int wsc_trace_tasks(struct wsc_trace *tr,
+		    int (*fn)(void *ctx, const struct wsc_trace_task *task),
 		    void *ctx);
 /* Free the counts; -EBUSY while the trace is active. */
 int wsc_trace_reset(struct wsc_trace *tr);

@@ -82,6 +82,23 @@ static struct nla_policy wsc_nl_policy[WSC_LAT_A_MAX + 1] = {
 	[WSC_LAT_A_TRACE_CALLS]	= U64_ATTR,
 	[WSC_LAT_A_TRACE_TOTAL_NS] = U64_ATTR,
 	[WSC_LAT_A_TRACE_MAX_NS] = U64_ATTR,
+	[WSC_LAT_A_TRACE_ALL]	= { .type = NLA_FLAG },
+	[WSC_LAT_A_TRACE_FAILED] = { .type = NLA_FLAG },
+	[WSC_LAT_A_TRACE_ERRNO]	= U32_ATTR,
+	[WSC_LAT_A_TRACE_OFF_NS] = U64_ATTR,
+	[WSC_LAT_A_TRACE_ERRNO_COUNT] = { .type = NLA_NESTED },
+	[WSC_LAT_A_TRACE_FILTERED] = U64_ATTR,
+	[WSC_LAT_A_TRACE_LOST_ERRNOS] = U64_ATTR,
+	[WSC_LAT_A_TRACE_LOST_RECORDS] = U64_ATTR,
+	[WSC_LAT_A_TRACE_TID]	= U32_ATTR,
+	[WSC_LAT_A_TRACE_TGID]	= U32_ATTR,
+	[WSC_LAT_A_TRACE_PPID]	= U32_ATTR,
+	[WSC_LAT_A_TRACE_COMM]	= { .type = NLA_STRING, .maxlen = 16 },
+};
+
+struct nla_policy wsc_nl_errno_policy[WSC_LAT_ERRNO_MAX + 1] = {
+	[WSC_LAT_ERRNO_VALUE]	= U32_ATTR,
+	[WSC_LAT_ERRNO_COUNT]	= U64_ATTR,
 };
 
 struct nla_policy wsc_nl_bucket_policy[WSC_LAT_BUCKET_MAX + 1] = {

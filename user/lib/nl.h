@@ -54,6 +54,8 @@ struct wsc_nl_req {
 
 /* Bucket nests: LOW_NS, HIGH_NS, COUNT and, from the lab, CPU. */
 WSC_INTERNAL extern struct nla_policy wsc_nl_bucket_policy[WSC_LAT_BUCKET_MAX + 1];
+/* A trace's errno nests: VALUE, COUNT. */
+WSC_INTERNAL extern struct nla_policy wsc_nl_errno_policy[WSC_LAT_ERRNO_MAX + 1];
 
 /* Connect @nl and resolve the family; -ENOENT when wsc.ko is not loaded. */
 WSC_INTERNAL int wsc_nl_open(struct wsc_nl *nl, const char *what);

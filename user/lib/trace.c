@@ -12,9 +12,15 @@
 #include "internal.h"
 #include "nl.h"
 
-/* The trace's handle: the one netlink client, under the trace's name. */
+/*
+ * The trace's handle: the one netlink client, under the trace's name, and
+ * the number of the trace it started (0 before): its commands name it,
+ * so that several traces, each with its handle, do not meet.  The kernel
+ * frees the trace when the handle's socket is closed.
+ */
 struct wsc_trace {
 	struct wsc_nl nl;
+	uint64_t id;
 };
 
 int wsc_trace_open(struct wsc_trace **out)
@@ -49,32 +55,121 @@ const char *wsc_trace_error(const struct wsc_trace *tr)
 	return tr ? tr->nl.error : "";
 }
 
-int wsc_trace_start(struct wsc_trace *tr, uint32_t pid, const char *cgroup)
+/* A request of @cmd naming the handle's trace, if it started one. */
+static struct nl_msg *trace_msg(struct wsc_trace *tr, uint8_t cmd, int flags)
 {
-	struct nl_msg *msg;
+	struct nl_msg *msg = wsc_nl_msg(&tr->nl, cmd, flags);
 
-	if (!tr)
-		return -EINVAL;
-	tr->nl.error[0] = '\0';
-	if (!pid == !cgroup) {
-		wsc_nl_set_error(&tr->nl, "give a pid or a cgroup, exactly one");
+	if (msg && tr->id &&
+	    nla_put_u64(msg, WSC_LAT_A_RUN_ID, tr->id) < 0) {
+		nlmsg_free(msg);
+		return NULL;
+	}
+	return msg;
+}
+
+/* Check @spec; 0, or -EINVAL with the reason in the handle. */
+static int trace_check_spec(struct wsc_trace *tr,
+			    const struct wsc_trace_spec *spec)
+{
+	unsigned int i;
+
+	if (!!spec->pid + !!spec->cgroup + !!spec->all != 1) {
+		wsc_nl_set_error(&tr->nl,
+				 "give one target: a pid, a cgroup or all");
 		return -EINVAL;
 	}
-	if (cgroup && (!cgroup[0] || strlen(cgroup) > WSC_TRACE_CGROUP_MAX)) {
+	if (spec->cgroup && (!spec->cgroup[0] ||
+			     strlen(spec->cgroup) > WSC_TRACE_CGROUP_MAX)) {
 		wsc_nl_set_error(&tr->nl,
 				 "the cgroup path is empty or longer than %d",
 				 WSC_TRACE_CGROUP_MAX);
 		return -EINVAL;
 	}
+	if (spec->err > WSC_TRACE_ERRNO_MAX) {
+		wsc_nl_set_error(&tr->nl, "errno %u is out of range (1..%d)",
+				 spec->err, WSC_TRACE_ERRNO_MAX);
+		return -EINVAL;
+	}
+	if (spec->calls) {
+		for (i = 0; i < WSC_TRACE_NR_MAX / 64; i++)
+			if (spec->calls[i])
+				return 0;
+		wsc_nl_set_error(&tr->nl, "the call set is empty");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Add @calls as TRACE_CALL_SET: bit n of byte n / 8, up to the last set. */
+static int trace_put_calls(struct nl_msg *msg, const uint64_t *calls)
+{
+	uint8_t bytes[WSC_TRACE_NR_MAX / 8] = { 0 };
+	unsigned int n, len = 0;
+
+	for (n = 0; n < WSC_TRACE_NR_MAX; n++) {
+		if (!(calls[n / 64] >> (n % 64) & 1))
+			continue;
+		bytes[n / 8] |= (uint8_t)(1u << (n % 8));
+		len = n / 8 + 1;
+	}
+	return nla_put(msg, WSC_LAT_A_TRACE_CALL_SET, (int)len, bytes);
+}
+
+static int trace_parse_status(struct wsc_nl_req *req, struct nlattr **tb,
+			      struct nlmsghdr *nlh);
+
+int wsc_trace_begin(struct wsc_trace *tr, const struct wsc_trace_spec *spec)
+{
+	struct wsc_trace_status st;
+	struct wsc_nl_req req = { .parse = trace_parse_status, .priv = &st };
+	struct nl_msg *msg;
+	int ret;
+
+	if (!tr || !spec)
+		return -EINVAL;
+	tr->nl.error[0] = '\0';
+	ret = trace_check_spec(tr, spec);
+	if (ret)
+		return ret;
+	/* A new start: not about the handle's previous trace. */
 	msg = wsc_nl_msg(&tr->nl, WSC_LAT_CMD_TRACE_START, 0);
 	if (!msg)
 		return -ENOMEM;
-	if (pid ? nla_put_u32(msg, WSC_LAT_A_TRACE_PID, pid) < 0 :
-		  nla_put_string(msg, WSC_LAT_A_TRACE_CGROUP, cgroup) < 0) {
+	if ((spec->pid && nla_put_u32(msg, WSC_LAT_A_TRACE_PID, spec->pid) < 0) ||
+	    (spec->cgroup &&
+	     nla_put_string(msg, WSC_LAT_A_TRACE_CGROUP, spec->cgroup) < 0) ||
+	    (spec->all && nla_put_flag(msg, WSC_LAT_A_TRACE_ALL) < 0) ||
+	    (spec->calls && trace_put_calls(msg, spec->calls) < 0) ||
+	    (spec->failed && nla_put_flag(msg, WSC_LAT_A_TRACE_FAILED) < 0) ||
+	    (spec->err && nla_put_u32(msg, WSC_LAT_A_TRACE_ERRNO, spec->err) < 0)) {
 		nlmsg_free(msg);
 		return -ENOMEM;
 	}
-	return wsc_nl_do_ack(&tr->nl, msg);
+	req.nl = &tr->nl;
+	ret = wsc_nl_transact(&tr->nl, msg, &req);
+	if (!ret && (req.messages != 1 || !st.id)) {
+		wsc_nl_set_error(&tr->nl,
+				 "the kernel started a trace without saying which");
+		ret = -EPROTO;
+	}
+	if (!ret)
+		tr->id = st.id;
+	return ret;
+}
+
+int wsc_trace_start(struct wsc_trace *tr, uint32_t pid, const char *cgroup)
+{
+	struct wsc_trace_spec spec = { .pid = pid, .cgroup = cgroup };
+
+	if (!tr)
+		return -EINVAL;
+	if (!pid == !cgroup) {
+		tr->nl.error[0] = '\0';
+		wsc_nl_set_error(&tr->nl, "give a pid or a cgroup, exactly one");
+		return -EINVAL;
+	}
+	return wsc_trace_begin(tr, &spec);
 }
 
 /* A command without attributes, answered by an acknowledgement alone. */
@@ -84,7 +179,7 @@ static int trace_command(struct wsc_trace *tr, uint8_t cmd)
 
 	if (!tr)
 		return -EINVAL;
-	msg = wsc_nl_msg(&tr->nl, cmd, 0);
+	msg = trace_msg(tr, cmd, 0);
 	if (!msg)
 		return -ENOMEM;
 	return wsc_nl_do_ack(&tr->nl, msg);
@@ -115,6 +210,9 @@ static const struct {
 	{ WSC_LAT_A_TRACE_FOREIGN,	offsetof(struct wsc_trace_status, foreign) },
 	{ WSC_LAT_A_TRACE_UNMATCHED,	offsetof(struct wsc_trace_status, unmatched) },
 	{ WSC_LAT_A_TRACE_UNFINISHED,	offsetof(struct wsc_trace_status, unfinished) },
+	{ WSC_LAT_A_TRACE_FILTERED,	offsetof(struct wsc_trace_status, filtered) },
+	{ WSC_LAT_A_TRACE_LOST_ERRNOS,	offsetof(struct wsc_trace_status, lost_errnos) },
+	{ WSC_LAT_A_TRACE_LOST_RECORDS,	offsetof(struct wsc_trace_status, lost_records) },
 };
 
 static const struct {
@@ -165,8 +263,13 @@ static int trace_parse_status(struct wsc_nl_req *req, struct nlattr **tb,
 	else if (tb[WSC_LAT_A_TRACE_CGROUP])
 		nla_strlcpy(st->cgroup, tb[WSC_LAT_A_TRACE_CGROUP],
 			    sizeof(st->cgroup));
+	else if (tb[WSC_LAT_A_TRACE_ALL])
+		st->all = true;
 	else
 		return wsc_nl_req_fail(req, -EBADMSG, "status without a target");
+	st->failed = !!tb[WSC_LAT_A_TRACE_FAILED];
+	if (tb[WSC_LAT_A_TRACE_ERRNO])
+		st->err = nla_get_u32(tb[WSC_LAT_A_TRACE_ERRNO]);
 	return NL_OK;
 }
 
@@ -179,7 +282,7 @@ int wsc_trace_status(struct wsc_trace *tr, struct wsc_trace_status *out)
 	if (!tr || !out)
 		return -EINVAL;
 	req.nl = &tr->nl;
-	msg = wsc_nl_msg(&tr->nl, WSC_LAT_CMD_TRACE_STATUS, 0);
+	msg = trace_msg(tr, WSC_LAT_CMD_TRACE_STATUS, 0);
 	if (!msg)
 		return -ENOMEM;
 	ret = wsc_nl_transact(&tr->nl, msg, &req);
@@ -202,6 +305,8 @@ struct trace_fetch {
 	bool have;
 	uint64_t (*buckets)[3];
 	size_t cap;
+	uint64_t (*errnos)[2];
+	size_t errno_cap;
 	unsigned int calls;	/* handed over */
 };
 
@@ -213,6 +318,7 @@ static int trace_flush(struct wsc_nl_req *req, struct trace_fetch *f)
 		return 0;
 	f->have = false;
 	f->cur.buckets = (const uint64_t (*)[3])f->buckets;
+	f->cur.errnos = (const uint64_t (*)[2])f->errnos;
 	ret = f->fn(f->ctx, &f->cur);
 	if (ret) {
 		wsc_nl_req_fail(req, ret < 0 ? ret : -ECANCELED, NULL);
@@ -261,6 +367,42 @@ static int trace_add_bucket(struct wsc_nl_req *req, struct trace_fetch *f,
 	return NL_OK;
 }
 
+static int trace_add_errno(struct wsc_nl_req *req, struct trace_fetch *f,
+			   struct nlattr *nest)
+{
+	struct nlattr *etb[WSC_LAT_ERRNO_MAX + 1];
+	uint64_t (*grown)[2], err, count;
+	size_t i;
+	int ret;
+
+	ret = nla_parse_nested(etb, WSC_LAT_ERRNO_MAX, nest,
+			       wsc_nl_errno_policy);
+	if (ret < 0 || !etb[WSC_LAT_ERRNO_VALUE] || !etb[WSC_LAT_ERRNO_COUNT])
+		return wsc_nl_req_fail(req, -EBADMSG,
+				       "malformed errno count of call %u",
+				       f->cur.nr);
+	err = nla_get_u32(etb[WSC_LAT_ERRNO_VALUE]);
+	count = nla_get_u64(etb[WSC_LAT_ERRNO_COUNT]);
+	if (f->cur.nr_errnos == f->errno_cap) {
+		size_t cap = f->errno_cap ? 2 * f->errno_cap : 8;
+
+		grown = realloc(f->errnos, cap * sizeof(*f->errnos));
+		if (!grown)
+			return wsc_nl_req_fail(req, -ENOMEM, "out of memory");
+		f->errnos = grown;
+		f->errno_cap = cap;
+	}
+	/* Ascending: the kernel sends them in no particular order. */
+	for (i = f->cur.nr_errnos; i > 0 && f->errnos[i - 1][0] > err; i--) {
+		f->errnos[i][0] = f->errnos[i - 1][0];
+		f->errnos[i][1] = f->errnos[i - 1][1];
+	}
+	f->errnos[i][0] = err;
+	f->errnos[i][1] = count;
+	f->cur.nr_errnos++;
+	return NL_OK;
+}
+
 static int trace_parse_call(struct wsc_nl_req *req, struct nlattr **tb,
 			    struct nlmsghdr *nlh)
 {
@@ -291,15 +433,18 @@ static int trace_parse_call(struct wsc_nl_req *req, struct nlattr **tb,
 		f->cur.errors = nla_get_u64(tb[WSC_LAT_A_ERRORS]);
 		f->cur.total_ns = nla_get_u64(tb[WSC_LAT_A_TRACE_TOTAL_NS]);
 		f->cur.max_ns = nla_get_u64(tb[WSC_LAT_A_TRACE_MAX_NS]);
+		if (tb[WSC_LAT_A_TRACE_OFF_NS])
+			f->cur.off_ns = nla_get_u64(tb[WSC_LAT_A_TRACE_OFF_NS]);
 		f->have = true;
 	} else if (!f->have || nr != f->cur.nr) {
 		return wsc_nl_req_fail(req, -EBADMSG,
 				       "buckets of call %u without its figures", nr);
 	}
 	nla_for_each_attr(pos, wsc_nl_attrs(nlh), wsc_nl_attrs_len(nlh), rem) {
-		if (nla_type(pos) != WSC_LAT_A_BUCKET)
-			continue;
-		trace_add_bucket(req, f, pos);
+		if (nla_type(pos) == WSC_LAT_A_BUCKET)
+			trace_add_bucket(req, f, pos);
+		else if (nla_type(pos) == WSC_LAT_A_TRACE_ERRNO_COUNT)
+			trace_add_errno(req, f, pos);
 		if (req->err)
 			break;
 	}
@@ -318,7 +463,7 @@ int wsc_trace_fetch(struct wsc_trace *tr,
 	if (!tr || !fn)
 		return -EINVAL;
 	req.nl = &tr->nl;
-	msg = wsc_nl_msg(&tr->nl, WSC_LAT_CMD_TRACE_FETCH, NLM_F_DUMP);
+	msg = trace_msg(tr, WSC_LAT_CMD_TRACE_FETCH, NLM_F_DUMP);
 	if (!msg)
 		return -ENOMEM;
 	ret = wsc_nl_transact(&tr->nl, msg, &req);
@@ -327,5 +472,68 @@ int wsc_trace_fetch(struct wsc_trace *tr,
 		ret = req.err;
 	}
 	free(f.buckets);
+	free(f.errnos);
 	return ret ? ret : (int)f.calls;
+}
+
+/* A tasks dump in progress. */
+struct trace_tasks {
+	int (*fn)(void *ctx, const struct wsc_trace_task *task);
+	void *ctx;
+	unsigned int tasks;	/* handed over */
+};
+
+static int trace_parse_task(struct wsc_nl_req *req, struct nlattr **tb,
+			    struct nlmsghdr *nlh)
+{
+	static const unsigned int needed[] = {
+		WSC_LAT_A_TRACE_TID, WSC_LAT_A_TRACE_TGID, WSC_LAT_A_TRACE_PPID,
+		WSC_LAT_A_TRACE_COMM, WSC_LAT_A_TRACE_CALLS, WSC_LAT_A_ERRORS,
+		WSC_LAT_A_TRACE_TOTAL_NS, WSC_LAT_A_TRACE_OFF_NS,
+	};
+	struct trace_tasks *tt = req->priv;
+	struct wsc_trace_task task = { 0 };
+	unsigned int i;
+	int ret;
+
+	(void)nlh;
+	for (i = 0; i < ARRAY_LEN(needed); i++)
+		if (!tb[needed[i]])
+			return wsc_nl_req_fail(req, -EBADMSG,
+					       "task without attribute %u",
+					       needed[i]);
+	task.tid = nla_get_u32(tb[WSC_LAT_A_TRACE_TID]);
+	task.pid = nla_get_u32(tb[WSC_LAT_A_TRACE_TGID]);
+	task.ppid = nla_get_u32(tb[WSC_LAT_A_TRACE_PPID]);
+	nla_strlcpy(task.comm, tb[WSC_LAT_A_TRACE_COMM], sizeof(task.comm));
+	task.calls = nla_get_u64(tb[WSC_LAT_A_TRACE_CALLS]);
+	task.errors = nla_get_u64(tb[WSC_LAT_A_ERRORS]);
+	task.total_ns = nla_get_u64(tb[WSC_LAT_A_TRACE_TOTAL_NS]);
+	task.off_ns = nla_get_u64(tb[WSC_LAT_A_TRACE_OFF_NS]);
+	ret = tt->fn(tt->ctx, &task);
+	if (ret)
+		return wsc_nl_req_fail(req, ret < 0 ? ret : -ECANCELED, NULL);
+	tt->tasks++;
+	return NL_OK;
+}
+
+int wsc_trace_tasks(struct wsc_trace *tr,
+		    int (*fn)(void *ctx, const struct wsc_trace_task *task),
+		    void *ctx)
+{
+	struct trace_tasks tt = { .fn = fn, .ctx = ctx };
+	struct wsc_nl_req req = { .parse = trace_parse_task, .priv = &tt };
+	struct nl_msg *msg;
+	int ret;
+
+	if (!tr || !fn)
+		return -EINVAL;
+	req.nl = &tr->nl;
+	msg = trace_msg(tr, WSC_LAT_CMD_TRACE_TASKS, NLM_F_DUMP);
+	if (!msg)
+		return -ENOMEM;
+	ret = wsc_nl_transact(&tr->nl, msg, &req);
+	if (!ret)
+		ret = req.err;
+	return ret ? ret : (int)tt.tasks;
 }
