@@ -15,7 +15,11 @@ _wsc_opts_bench_fit='-n --iters -r --rounds -c --cpu -j --json --csv -h --help'
 _wsc_opts_klat='-n --iters -c --cpus -j --json --csv -l --list -h --help'
 _wsc_opts_cp='-n --transactions -s --size -t --threshold -r --repetitions -c --cpu --cold --dir --keep -p --programs --sweep --inject -j --json --csv -h --help'
 _wsc_opts_ls='-l --long --conventional --compare -r --repetitions -j --json --csv --dir --keep -h --help'
-_wsc_opts_trace='-p --pid -c --cgroup -d --duration --cold -s --sort --hist -j --json --csv -o --output -h --help'
+_wsc_opts_trace='-p --pid -c --cgroup -a --all -e --calls -Z --failed --errno -d --duration --interval -s --sort --time --top --by --hist --cold -o --output -j --json --csv --csv-tasks -h --help'
+# wsc trace's -e groups, and the errnos --errno most often wants (it takes
+# any name glibc knows, or a number).
+_wsc_trace_groups='%file %memory %signal %ipc %userdata %locking %other all'
+_wsc_trace_errnos='EPERM ENOENT ESRCH EINTR EIO EBADF ECHILD EAGAIN ENOMEM EACCES EFAULT EBUSY EEXIST EXDEV ENOTDIR EISDIR EINVAL EMFILE ENOTTY ENOSPC ESPIPE EROFS EPIPE ERANGE ENAMETOOLONG ENOSYS ENOTEMPTY ELOOP ENODATA ETIME EOPNOTSUPP EADDRINUSE ECONNREFUSED ECONNRESET ETIMEDOUT EINPROGRESS'
 
 # _wsc_list WSC CMD: the first word of each line of `WSC CMD --list`,
 # comment lines left out.
@@ -106,7 +110,8 @@ _wsc()
 			-n | --iters | -c | --cpus | --cpu | -s | --size | --csv | -o | --out | \
 				--transactions | -t | --threshold | -r | --repetitions | \
 				--rounds | -p | --programs | --dir | --sweep | --inject | --pid | \
-				--cgroup | -d | --duration | --sort | --output) continue ;;
+				--cgroup | -d | --duration | --sort | --output | -e | --calls | \
+				--errno | --interval | --top | --time | --by | --csv-tasks) continue ;;
 			esac
 			((args == 0)) && sub=$w
 			((args++))
@@ -116,7 +121,7 @@ _wsc()
 
 	# The value of the option before the cursor.
 	case $cmd:$prev in
-	*:--csv | bench:-o | bench:--out | trace:-o | trace:--output)
+	*:--csv | bench:-o | bench:--out | trace:-o | trace:--output | trace:--csv-tasks)
 		if [[ $cmd == bench && $prev == --csv ]]; then
 			_wsc_dirs	# bench --csv DIR: one file per call
 		else
@@ -150,6 +155,31 @@ _wsc()
 	trace:-s | trace:--sort)
 		_wsc_words "total calls errors mean p50 p99 max name nr"
 		return 0
+		;;
+	trace:--time)
+		_wsc_words "cpu wall off"
+		return 0
+		;;
+	trace:--by)
+		_wsc_words "process thread"
+		return 0
+		;;
+	trace:--errno)
+		_wsc_words "$_wsc_trace_errnos"
+		return 0
+		;;
+	trace:-e | trace:--calls)
+		# A comma-separated list: complete the last item's group.
+		local head=${cur%"${cur##*,}"} g list=()
+		for g in $_wsc_trace_groups; do
+			list+=("$head$g")
+		done
+		local IFS=$'\n'
+		mapfile -t COMPREPLY < <(compgen -W "${list[*]}" -- "$cur")
+		return 0
+		;;
+	trace:--interval | trace:--top)
+		return 0	# a number
 		;;
 	trace:-p | trace:--pid)
 		_wsc_words "$(cd /proc 2>/dev/null && compgen -G '[0-9]*')"

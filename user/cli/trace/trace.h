@@ -8,7 +8,11 @@
  *                  headers spell them) and paper 001's groups
  *   trace_stats.c  mean and percentiles from the log-linear buckets,
  *                  sorting
- *   trace_out.c    the table, the ASCII histograms, JSON and CSV
+ *   trace_out.c    the table, the ASCII histograms, the breakdowns per
+ *                  errno and per task, JSON and CSV
+ *   trace_filter.c what -e, --errno and the durations on the command
+ *                  line mean
+ *   trace_interval.c  one interval's figures from two fetches (--interval)
  */
 #ifndef WSC_CLI_TRACE_H
 #define WSC_CLI_TRACE_H
@@ -20,11 +24,34 @@
 
 #include "libwsc.h"
 
+/* Words of a system call bitmap (WSC_TRACE_NR_MAX bits). */
+#define TRACE_CALL_WORDS	(WSC_TRACE_NR_MAX / 64)
+
 /* One non-empty log-linear bucket: [low_ns, high_ns] held count calls. */
 struct trace_bucket {
 	uint64_t low_ns;
 	uint64_t high_ns;
 	uint64_t count;
+};
+
+/* How often a system call failed with one errno. */
+struct trace_errno {
+	uint32_t err;
+	uint64_t count;
+};
+
+/* What the "time" and "share" columns and the default sort mean. */
+enum trace_time {
+	TRACE_TIME_CPU,		/* default: on the CPU inside the calls */
+	TRACE_TIME_WALL,	/* entry to exit */
+	TRACE_TIME_OFF,		/* off the CPU: blocked or waiting */
+};
+
+/* The breakdown per task after the system calls (--by). */
+enum trace_by {
+	TRACE_BY_NONE,
+	TRACE_BY_PROCESS,
+	TRACE_BY_THREAD,
 };
 
 /**
@@ -35,8 +62,12 @@ struct trace_bucket {
  *              "user data", "locking" or "other"
  * @calls:      calls finished
  * @errors:     of them, failed
- * @total_ns:   summed latency
- * @max_ns:     longest (exact)
+ * @total_ns:   summed latency (wall clock: entry to exit)
+ * @off_ns:     of it, off the CPU (blocked or waiting for a CPU); the
+ *              rest is on-CPU time
+ * @max_ns:     longest (exact, unless @max_bound)
+ * @max_bound:  @max_ns is an upper bound (an interval's, see
+ *              trace_report_diff())
  * @mean_ns:    @total_ns / @calls (exact, rounded down)
  * @p50_ns:     from the buckets: within a bucket's width (<= 3%)
  * @p99_ns:     likewise
@@ -44,6 +75,8 @@ struct trace_bucket {
  * @nr_buckets: entries in @buckets
  * @hist_calls: calls in the buckets; below @calls only when the kernel's
  *              histogram pool ran out (status lost_hist)
+ * @errnos:     {errno, count} of the failed calls, ascending (malloc'd)
+ * @nr_errnos:  entries in @errnos
  */
 struct trace_row {
 	uint32_t nr;
@@ -52,13 +85,17 @@ struct trace_row {
 	uint64_t calls;
 	uint64_t errors;
 	uint64_t total_ns;
+	uint64_t off_ns;
 	uint64_t max_ns;
+	bool max_bound;
 	uint64_t mean_ns;
 	uint64_t p50_ns;
 	uint64_t p99_ns;
 	struct trace_bucket *buckets;
 	size_t nr_buckets;
 	uint64_t hist_calls;
+	struct trace_errno *errnos;
+	size_t nr_errnos;
 };
 
 /**
@@ -71,8 +108,15 @@ struct trace_row {
  * @total_ns:    sum of the rows' @total_ns (the denominator of "share")
  * @total_calls: sum of the rows' @calls
  * @total_errors: sum of the rows' @errors
+ * @total_off_ns: sum of the rows' @off_ns
  * @has_exit:    a command was run: @exit_status is its wait status
  * @exit_status: as from waitpid()
+ * @filter:      the filters, for people ("" when none): "-e open,read"
+ * @tasks:       the tasks followed, in join order (malloc'd)
+ * @nr_tasks:    entries in @tasks
+ * @time:        what "time" and "share" mean (--time)
+ * @by:          the per-task table printed (--by)
+ * @top:         rows shown in the table and the JSON; 0: all (--top)
  */
 struct trace_report {
 	struct wsc_trace_status status;
@@ -82,8 +126,15 @@ struct trace_report {
 	uint64_t total_ns;
 	uint64_t total_calls;
 	uint64_t total_errors;
+	uint64_t total_off_ns;
 	bool has_exit;
 	int exit_status;
+	char filter[256];
+	struct wsc_trace_task *tasks;
+	size_t nr_tasks;
+	enum trace_time time;
+	enum trace_by by;
+	size_t top;
 };
 
 enum trace_sort {
@@ -120,15 +171,96 @@ void trace_row_finish(struct trace_row *r);
 void trace_report_finish(struct trace_report *r);
 /* "total", "calls", ... as in enum trace_sort; -1 for anything else. */
 int trace_parse_sort(const char *s, enum trace_sort *out);
-/* Largest first for figures, alphabetical for name, ascending for nr. */
+/* "cpu", "wall", "off"; -1 for anything else. */
+int trace_parse_time(const char *s, enum trace_time *out);
+const char *trace_time_name(enum trace_time t);
+/* "process", "thread"; -1 for anything else. */
+int trace_parse_by(const char *s, enum trace_by *out);
+/* The time --time @t means, of a call's (or a task's) totals. */
+uint64_t trace_time_of(enum trace_time t, uint64_t total_ns, uint64_t off_ns);
+/*
+ * Largest first for figures, alphabetical for name, ascending for nr;
+ * "total" sorts by the time r->time means.
+ */
 void trace_sort_rows(struct trace_report *r, enum trace_sort key);
 void trace_report_free(struct trace_report *r);
 
 /* trace_out.c */
-/* The header (target, duration, tasks, lost, ...) and the table; with
- * @hist an ASCII power-of-two histogram under each row. */
+/*
+ * The header (target, duration, tasks, lost, filters), the table (r->top
+ * rows), the errnos of the failed calls and, with r->by, the tasks; with
+ * @hist an ASCII power-of-two histogram under each row.
+ */
 void trace_print_table(FILE *f, const struct trace_report *r, bool hist);
 void trace_print_json(FILE *f, const struct trace_report *r);
 void trace_print_csv(FILE *f, const struct trace_report *r);
+/* The JSON of trace_print_json() on one line (JSON lines, --interval). */
+void trace_print_json_line(FILE *f, const struct trace_report *r);
+/* One line per task (CSV, --csv-tasks). */
+void trace_print_tasks_csv(FILE *f, const struct trace_report *r);
+/* "ENOENT", or "E123" for a number glibc has no name for. */
+const char *trace_errno_name(char *buf, size_t len, uint32_t err);
+
+/**
+ * struct trace_interval - where one interval lies in the trace
+ * @k:       its number, from 1
+ * @start_ns: its start, from the start of the trace
+ * @end_ns:  its end
+ * @last:    it ends at the final fetch, after the trace stopped
+ */
+struct trace_interval {
+	unsigned int k;
+	uint64_t start_ns;
+	uint64_t end_ns;
+	bool last;
+};
+/* An interval's table (a short header, the rows, the total). */
+void trace_print_interval(FILE *f, const struct trace_report *r,
+			  const struct trace_interval *iv);
+/* An interval as one line of JSON: "interval", "start_s", "end_s", ... */
+void trace_print_interval_json(FILE *f, const struct trace_report *r,
+			       const struct trace_interval *iv);
+
+/* trace_filter.c */
+/*
+ * Add one -e LIST to the bitmap @calls (TRACE_CALL_WORDS words): names,
+ * numbers, %groups, "all", comma-separated, after an optional "trace=";
+ * a leading '!' adds every number the list does not name.  0, or -1 with
+ * the first item not understood in @bad.
+ */
+int trace_parse_calls(const char *list, uint64_t *calls, char *bad,
+		      size_t bad_len);
+/* The calls of paper 001's group @name ("file", "userdata", ...), or -1. */
+int trace_group_calls(const char *name, uint64_t *calls);
+/* "ENOENT" (any case) or 1..4095; 0 or -1. */
+int trace_parse_errno(const char *s, uint32_t *err);
+/*
+ * Seconds, fractions allowed ("0.5", "2", "1e-3"), in [@min_s, @max_s],
+ * to ns; NaN, infinities, signs, blanks and trailing junk are refused.
+ * 0 or -1.
+ */
+int trace_parse_seconds(const char *s, double min_s, double max_s,
+			uint64_t *ns);
+
+/* trace_interval.c */
+/*
+ * @cur - @prev into @out (fresh rows, errnos and buckets, @cur's
+ * status, target and views, no tasks): the calls, errors, times, errnos and
+ * buckets that came in between, rows with no call left out.  A row's
+ * max is exact when it grew, else an upper bound (max_bound): the top of
+ * the highest bucket that grew.  0 or -ENOMEM.
+ */
+int trace_report_diff(const struct trace_report *cur,
+		      const struct trace_report *prev,
+		      struct trace_report *out);
+/* @r's row of system call @nr, or NULL. */
+const struct trace_row *trace_report_row(const struct trace_report *r,
+					 uint32_t nr);
+/* The count of @row's bucket that begins at @low_ns; 0 if none or no row. */
+uint64_t trace_row_bucket(const struct trace_row *row, uint64_t low_ns);
+/* The count of @row's errno @err; 0 if none or no row. */
+uint64_t trace_row_errno(const struct trace_row *row, uint32_t err);
+/* A deep copy of @r's rows (not its tasks).  0 or -ENOMEM. */
+int trace_report_copy(const struct trace_report *r, struct trace_report *out);
 
 #endif /* WSC_CLI_TRACE_H */

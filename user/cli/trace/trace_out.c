@@ -126,6 +126,40 @@ static void print_losses(FILE *f, const struct wsc_trace_status *s)
 		"when the trace began), unfinished %" PRIu64 " (calls still "
 		"running when it ended), foreign %" PRIu64 " (32-bit or unknown calls)\n",
 		s->unmatched, s->unfinished, s->foreign);
+	if (s->lost_errnos || s->lost_records)
+		fprintf(f, "WARNING: breakdowns incomplete: %" PRIu64 " failed "
+			"calls in no per-errno count, %" PRIu64 " tasks with no "
+			"per-task record\n", s->lost_errnos, s->lost_records);
+}
+
+const char *trace_errno_name(char *buf, size_t len, uint32_t err)
+{
+	const char *name = err <= INT32_MAX ? strerrorname_np((int)err) : NULL;
+
+	if (name)
+		snprintf(buf, len, "%s", name);
+	else
+		snprintf(buf, len, "E%" PRIu32, err);
+	return buf;
+}
+
+/* The filters and what they left out, when there are any. */
+static void print_filters(FILE *f, const struct trace_report *r)
+{
+	const struct wsc_trace_status *s = &r->status;
+	char name[32];
+
+	if (!r->filter[0] && !s->failed && !s->err && !s->filtered)
+		return;
+	fputs("filters:", f);
+	if (r->filter[0])
+		fprintf(f, " %s;", r->filter);
+	if (s->err)
+		fprintf(f, " failed with %s only;",
+			trace_errno_name(name, sizeof(name), s->err));
+	else if (s->failed)
+		fputs(" failed calls only;", f);
+	fprintf(f, " %" PRIu64 " calls left out\n", s->filtered);
 }
 
 static void print_header(FILE *f, const struct trace_report *r)
@@ -142,6 +176,7 @@ static void print_header(FILE *f, const struct trace_report *r)
 	fprintf(f, "; %" PRIu64 " tasks followed; %" PRIu64 " calls, %" PRIu64
 		" errors\n", s->tasks, r->total_calls, r->total_errors);
 	print_losses(f, s);
+	print_filters(f, r);
 	fputc('\n', f);
 }
 
@@ -194,9 +229,12 @@ static void total_row(const struct trace_report *r, struct trace_row *t)
 	t->calls = r->total_calls;
 	t->errors = r->total_errors;
 	t->total_ns = r->total_ns;
-	for (i = 0; i < r->nr_rows; i++)
+	t->off_ns = r->total_off_ns;
+	for (i = 0; i < r->nr_rows; i++) {
 		if (r->rows[i].max_ns > t->max_ns)
 			t->max_ns = r->rows[i].max_ns;
+		t->max_bound |= r->rows[i].max_bound;
+	}
 	t->buckets = merge_buckets(r, &t->nr_buckets);
 	trace_row_finish(t);
 }
@@ -206,28 +244,54 @@ struct table_widths {
 	int group;
 };
 
-static void print_columns(FILE *f, const struct table_widths *w)
+static void print_columns(FILE *f, const struct table_widths *w,
+			  enum trace_time t)
 {
-	fprintf(f, "%-*s  %-*s  %10s  %8s  %8s  %6s  %8s  %8s  %8s  %8s\n",
-		w->name, "syscall", w->group, "group", "calls", "errors",
-		"total", "share", "mean", "p50", "p99", "max");
+	fprintf(f, "time, share: %s; mean, p50, p99, max: latency of one "
+		"call, wall clock (entry to exit)\n",
+		t == TRACE_TIME_WALL ? "wall-clock time in the calls (--time wall)" :
+		t == TRACE_TIME_OFF ? "time off the CPU in the calls, blocked or "
+		"waiting (--time off)" : "time on the CPU in the calls (--time cpu)");
+	fprintf(f, "%-*s  %-*s  %10s  %8s  %8s  %6s  %8s  %8s  %8s  %8s  %8s  "
+		"%10s\n", w->name, "syscall", w->group, "group", "calls",
+		"errors", "time", "share", "on-cpu", "off-cpu", "mean", "p50",
+		"p99", "max");
+}
+
+/* The time --time means of @row, and its share of the report's. */
+static uint64_t row_time(const struct trace_report *r,
+			 const struct trace_row *row)
+{
+	return trace_time_of(r->time, row->total_ns, row->off_ns);
+}
+
+static uint64_t report_time(const struct trace_report *r)
+{
+	return trace_time_of(r->time, r->total_ns, r->total_off_ns);
 }
 
 static void print_row(FILE *f, const struct table_widths *w,
-		      const struct trace_row *row, uint64_t total_ns)
+		      const struct trace_report *r, const struct trace_row *row)
 {
 	char tot[TIME_LEN], mean[TIME_LEN], p50[TIME_LEN], p99[TIME_LEN];
-	char max[TIME_LEN];
+	char max[TIME_LEN + 2], on[TIME_LEN], off[TIME_LEN];
+	uint64_t t = row_time(r, row);
 
+	fmt_time(max + 2, sizeof(max) - 2, row->max_ns);
+	if (row->max_bound)
+		memcpy(max, "<=", 2);
 	fprintf(f, "%-*s  %-*s  %10" PRIu64 "  %8" PRIu64 "  %8s  %5.1f%%  "
-		"%8s  %8s  %8s  %8s\n", w->name, row->name, w->group, row->group,
-		row->calls, row->errors,
-		fmt_time(tot, sizeof(tot), row->total_ns),
-		share_pct(row->total_ns, total_ns),
+		"%8s  %8s  %8s  %8s  %8s  %10s\n", w->name, row->name, w->group,
+		row->group, row->calls, row->errors,
+		fmt_time(tot, sizeof(tot), t), share_pct(t, report_time(r)),
+		fmt_time(on, sizeof(on), trace_time_of(TRACE_TIME_CPU,
+			 row->total_ns, row->off_ns)),
+		fmt_time(off, sizeof(off), trace_time_of(TRACE_TIME_OFF,
+			 row->total_ns, row->off_ns)),
 		fmt_time(mean, sizeof(mean), row->mean_ns),
 		fmt_time(p50, sizeof(p50), row->p50_ns),
 		fmt_time(p99, sizeof(p99), row->p99_ns),
-		fmt_time(max, sizeof(max), row->max_ns));
+		row->max_bound ? max : max + 2);
 }
 
 /* "[1.02us, 2.05us)": power-of-two bucket @k; bucket 0 also holds 0. */
@@ -291,25 +355,224 @@ static void table_widths(const struct trace_report *r, struct table_widths *w)
 	}
 }
 
-void trace_print_table(FILE *f, const struct trace_report *r, bool hist)
+/* The rows shown: --top's first ones, or all. */
+static size_t shown_rows(const struct trace_report *r)
+{
+	return r->top && r->top < r->nr_rows ? r->top : r->nr_rows;
+}
+
+static void print_left_out(FILE *f, const struct trace_report *r)
+{
+	uint64_t calls = 0;
+	size_t i, n = shown_rows(r);
+
+	if (n == r->nr_rows)
+		return;
+	for (i = n; i < r->nr_rows; i++)
+		calls += r->rows[i].calls;
+	fprintf(f, "... %zu more system call%s (%" PRIu64 " call%s) not shown "
+		"(--top %zu)\n", r->nr_rows - n, r->nr_rows - n == 1 ? "" : "s",
+		calls, calls == 1 ? "" : "s", r->top);
+}
+
+/* The rows (--top's first), the left-out line and the total row. */
+static void print_rows(FILE *f, const struct trace_report *r, bool hist)
 {
 	struct table_widths w;
 	struct trace_row total;
 	size_t i;
 
-	print_header(f, r);
 	table_widths(r, &w);
-	print_columns(f, &w);
-	for (i = 0; i < r->nr_rows; i++) {
-		print_row(f, &w, &r->rows[i], r->total_ns);
+	print_columns(f, &w, r->time);
+	for (i = 0; i < shown_rows(r); i++) {
+		print_row(f, &w, r, &r->rows[i]);
 		if (hist)
 			print_hist(f, &r->rows[i]);
 	}
+	print_left_out(f, r);
 	total_row(r, &total);
 	if (hist && r->nr_rows)
 		fputc('\n', f);	/* not under the last row's histogram */
-	print_row(f, &w, &total, r->total_ns);
+	print_row(f, &w, r, &total);
 	free(total.buckets);
+}
+
+/* "openat  ENOENT 12  EACCES 1": each shown row with errors, by errno. */
+static void print_errnos(FILE *f, const struct trace_report *r)
+{
+	const struct trace_row *row;
+	char name[32];
+	bool any = false;
+	size_t i, j;
+	int width = 7;
+
+	for (i = 0; i < shown_rows(r); i++)
+		if (r->rows[i].nr_errnos && (int)strlen(r->rows[i].name) > width)
+			width = (int)strlen(r->rows[i].name);
+	for (i = 0; i < shown_rows(r); i++) {
+		row = &r->rows[i];
+		if (!row->errors)
+			continue;
+		if (!any)
+			fputs("\nerrors by errno:\n", f);
+		any = true;
+		fprintf(f, "%-*s", width, row->name);
+		for (j = 0; j < row->nr_errnos; j++)
+			fprintf(f, "  %s %" PRIu64,
+				trace_errno_name(name, sizeof(name),
+						 row->errnos[j].err),
+				row->errnos[j].count);
+		if (!row->nr_errnos)
+			fputs("  (no errno counted)", f);
+		fputc('\n', f);
+	}
+}
+
+/**
+ * struct task_sum - one line of a --by table
+ * @t:       the thread (--by thread), or the process's figures with its
+ *           leader's (or first thread's) tid, ppid and comm
+ * @threads: threads summed
+ */
+struct task_sum {
+	struct wsc_trace_task t;
+	unsigned int threads;
+};
+
+/* The tasks, per thread or summed per process, in join order. */
+static struct task_sum *sum_tasks(const struct trace_report *r, bool by_process,
+				  size_t *n)
+{
+	struct task_sum *sums = calloc(r->nr_tasks ? r->nr_tasks : 1,
+				       sizeof(*sums));
+	const struct wsc_trace_task *t;
+	size_t i, j;
+
+	*n = 0;
+	if (!sums)
+		return NULL;
+	for (i = 0; i < r->nr_tasks; i++) {
+		t = &r->tasks[i];
+		for (j = 0; by_process && j < *n; j++)
+			if (sums[j].t.pid == t->pid)
+				break;
+		if (!by_process || j == *n) {
+			sums[(*n)++] = (struct task_sum){ .t = *t, .threads = 1 };
+			continue;
+		}
+		if (t->tid == t->pid) {	/* the leader names the process */
+			sums[j].t.ppid = t->ppid;
+			memcpy(sums[j].t.comm, t->comm, sizeof(t->comm));
+		}
+		sums[j].threads++;
+		sums[j].t.calls += t->calls;
+		sums[j].t.errors += t->errors;
+		sums[j].t.total_ns += t->total_ns;
+		sums[j].t.off_ns += t->off_ns;
+	}
+	return sums;
+}
+
+/* Most time (as --time means it) first; equal ones in join order. */
+static void sort_tasks(struct task_sum *sums, size_t n, enum trace_time time)
+{
+	struct task_sum s;
+	size_t i, j;
+
+	for (i = 1; i < n; i++) {
+		s = sums[i];
+		for (j = i; j > 0 && trace_time_of(time, s.t.total_ns, s.t.off_ns) >
+		     trace_time_of(time, sums[j - 1].t.total_ns,
+				   sums[j - 1].t.off_ns); j--)
+			sums[j] = sums[j - 1];
+		sums[j] = s;
+	}
+}
+
+/* --by process or --by thread: a table after the system calls'. */
+static void print_tasks(FILE *f, const struct trace_report *r)
+{
+	bool proc = r->by == TRACE_BY_PROCESS;
+	char on[TIME_LEN], off[TIME_LEN], comm[sizeof(r->tasks->comm) + 1];
+	struct task_sum *sums;
+	uint64_t calls = 0;
+	size_t i, n, shown;
+
+	if (r->by == TRACE_BY_NONE)
+		return;
+	sums = sum_tasks(r, proc, &n);
+	if (!sums)
+		return;
+	sort_tasks(sums, n, r->time);
+	fprintf(f, "\nby %s (%zu):\n", proc ? "process" : "thread", n);
+	if (proc)
+		fprintf(f, "%8s  %8s  %-16s  %7s", "pid", "ppid", "comm",
+			"threads");
+	else
+		fprintf(f, "%8s  %8s  %8s  %-16s", "tid", "pid", "ppid", "comm");
+	fprintf(f, "  %10s  %8s  %8s  %8s\n", "calls", "errors", "on-cpu",
+		"off-cpu");
+	shown = r->top && r->top < n ? r->top : n;
+	for (i = 0; i < n; i++) {
+		const struct wsc_trace_task *t = &sums[i].t;
+
+		if (i >= shown) {
+			calls += t->calls;
+			continue;
+		}
+		snprintf(comm, sizeof(comm), "%.*s", (int)sizeof(t->comm),
+			 t->comm);
+		if (proc)
+			fprintf(f, "%8" PRIu32 "  %8" PRIu32 "  %-16s  %7u",
+				t->pid, t->ppid, comm, sums[i].threads);
+		else
+			fprintf(f, "%8" PRIu32 "  %8" PRIu32 "  %8" PRIu32
+				"  %-16s", t->tid, t->pid, t->ppid, comm);
+		fprintf(f, "  %10" PRIu64 "  %8" PRIu64 "  %8s  %8s\n",
+			t->calls, t->errors,
+			fmt_time(on, sizeof(on), trace_time_of(TRACE_TIME_CPU,
+				 t->total_ns, t->off_ns)),
+			fmt_time(off, sizeof(off), trace_time_of(TRACE_TIME_OFF,
+				 t->total_ns, t->off_ns)));
+	}
+	if (shown < n)
+		fprintf(f, "... %zu more (%" PRIu64 " calls) not shown (--top %zu)\n",
+			n - shown, calls, r->top);
+	if (r->status.lost_records)
+		fprintf(f, "WARNING: %" PRIu64 " tasks followed have no record "
+			"here\n", r->status.lost_records);
+	free(sums);
+}
+
+void trace_print_table(FILE *f, const struct trace_report *r, bool hist)
+{
+	print_header(f, r);
+	print_rows(f, r, hist);
+	print_errnos(f, r);
+	print_tasks(f, r);
+}
+
+void trace_print_interval(FILE *f, const struct trace_report *r,
+			  const struct trace_interval *iv)
+{
+	fprintf(f, "interval %u: %.3fs to %.3fs: %" PRIu64 " calls, %" PRIu64
+		" errors%s\n", iv->k, (double)iv->start_ns / 1e9,
+		(double)iv->end_ns / 1e9, r->total_calls, r->total_errors,
+		iv->last ? " (the last)" : "");
+	print_rows(f, r, false);
+	print_errnos(f, r);
+	fputc('\n', f);
+}
+
+/* "ENOENT", or null for 0. */
+static void json_errno(FILE *f, uint32_t err)
+{
+	char name[32];
+
+	if (err)
+		json_string(f, trace_errno_name(name, sizeof(name), err));
+	else
+		fputs("null", f);
 }
 
 static void json_status(FILE *f, const struct wsc_trace_status *s)
@@ -325,9 +588,15 @@ static void json_status(FILE *f, const struct wsc_trace_status *s)
 	fprintf(f, "    \"lost_tasks\": %" PRIu64 ", \"lost_calls\": %" PRIu64
 		", \"lost_exits\": %" PRIu64 ", \"lost_hist\": %" PRIu64
 		",\n    \"unmatched\": %" PRIu64 ", \"unfinished\": %" PRIu64
-		", \"foreign\": %" PRIu64 "},\n", s->lost_tasks, s->lost_calls,
+		", \"foreign\": %" PRIu64 ",\n", s->lost_tasks, s->lost_calls,
 		s->lost_exits, s->lost_hist, s->unmatched, s->unfinished,
 		s->foreign);
+	fprintf(f, "    \"all\": %s, \"failed\": %s, \"errno\": ",
+		s->all ? "true" : "false", s->failed ? "true" : "false");
+	json_errno(f, s->err);
+	fprintf(f, ", \"filtered\": %" PRIu64 ", \"lost_errnos\": %" PRIu64
+		", \"lost_records\": %" PRIu64 "},\n", s->filtered,
+		s->lost_errnos, s->lost_records);
 }
 
 /* "exit_status" is null and "signal" set when the command was killed. */
@@ -343,8 +612,10 @@ static void json_exit(FILE *f, int status)
 		fputs("  \"exit_status\": null, \"signal\": null,\n", f);
 }
 
-static void json_row(FILE *f, const struct trace_row *row, uint64_t total_ns)
+static void json_row(FILE *f, const struct trace_report *r,
+		     const struct trace_row *row)
 {
+	char name[32];
 	size_t i;
 
 	fputs("    {\"name\": ", f);
@@ -352,12 +623,23 @@ static void json_row(FILE *f, const struct trace_row *row, uint64_t total_ns)
 	fprintf(f, ", \"nr\": %" PRIu32 ", \"group\": ", row->nr);
 	json_string(f, row->group);
 	fprintf(f, ", \"calls\": %" PRIu64 ", \"errors\": %" PRIu64
-		", \"total_ns\": %" PRIu64 ", \"share\": %.3f,\n     \"mean_ns\": %"
+		", \"total_ns\": %" PRIu64 ", \"share\": %.3f,\n     \"on_cpu_ns\": %"
+		PRIu64 ", \"off_cpu_ns\": %" PRIu64 ", \"mean_ns\": %"
 		PRIu64 ", \"p50_ns\": %" PRIu64 ", \"p99_ns\": %" PRIu64
-		", \"max_ns\": %" PRIu64 ", \"hist_calls\": %" PRIu64
-		",\n     \"hist\": [", row->calls, row->errors, row->total_ns,
-		share_pct(row->total_ns, total_ns), row->mean_ns, row->p50_ns,
-		row->p99_ns, row->max_ns, row->hist_calls);
+		", \"max_ns\": %" PRIu64 ", \"max_bound\": %s, \"hist_calls\": %"
+		PRIu64 ",\n     \"errnos\": {", row->calls, row->errors,
+		row->total_ns, share_pct(row_time(r, row), report_time(r)),
+		trace_time_of(TRACE_TIME_CPU, row->total_ns, row->off_ns),
+		trace_time_of(TRACE_TIME_OFF, row->total_ns, row->off_ns),
+		row->mean_ns, row->p50_ns, row->p99_ns, row->max_ns,
+		row->max_bound ? "true" : "false", row->hist_calls);
+	for (i = 0; i < row->nr_errnos; i++) {
+		fputs(i ? ", " : "", f);
+		json_string(f, trace_errno_name(name, sizeof(name),
+						row->errnos[i].err));
+		fprintf(f, ": %" PRIu64, row->errnos[i].count);
+	}
+	fputs("},\n     \"hist\": [", f);
 	for (i = 0; i < row->nr_buckets; i++)
 		fprintf(f, "%s[%" PRIu64 ", %" PRIu64 ", %" PRIu64 "]",
 			i ? ", " : "", row->buckets[i].low_ns,
@@ -365,44 +647,210 @@ static void json_row(FILE *f, const struct trace_row *row, uint64_t total_ns)
 	fputs("]}", f);
 }
 
-/* "share" is a percentage of "total_ns", as in the table. */
-void trace_print_json(FILE *f, const struct trace_report *r)
+/* The totals, "time", what --top left out and the rows shown. */
+static void json_rows(FILE *f, const struct trace_report *r)
 {
+	uint64_t calls = 0;
 	size_t i;
 
+	for (i = shown_rows(r); i < r->nr_rows; i++)
+		calls += r->rows[i].calls;
+	fprintf(f, "  \"lost\": %" PRIu64 ",\n  \"total_ns\": %" PRIu64
+		", \"on_cpu_ns\": %" PRIu64 ", \"off_cpu_ns\": %" PRIu64
+		", \"calls\": %" PRIu64 ", \"errors\": %" PRIu64 ",\n"
+		"  \"time\": \"%s\", \"rows_left_out\": %zu, \"calls_left_out\": %"
+		PRIu64 ",\n  \"syscalls\": [", lost_events(&r->status),
+		r->total_ns,
+		trace_time_of(TRACE_TIME_CPU, r->total_ns, r->total_off_ns),
+		trace_time_of(TRACE_TIME_OFF, r->total_ns, r->total_off_ns),
+		r->total_calls, r->total_errors, trace_time_name(r->time),
+		r->nr_rows - shown_rows(r), calls);
+	for (i = 0; i < shown_rows(r); i++) {
+		fputs(i ? ",\n" : "\n", f);
+		json_row(f, r, &r->rows[i]);
+	}
+	fputs(shown_rows(r) ? "\n  ]" : "]", f);
+}
+
+static void json_tasks(FILE *f, const struct trace_report *r)
+{
+	const struct wsc_trace_task *t;
+	char comm[sizeof(t->comm) + 1];
+	size_t i;
+
+	fputs(",\n  \"tasks\": [", f);
+	for (i = 0; i < r->nr_tasks; i++) {
+		t = &r->tasks[i];
+		snprintf(comm, sizeof(comm), "%.*s", (int)sizeof(t->comm),
+			 t->comm);
+		fprintf(f, "%s{\"tid\": %" PRIu32 ", \"pid\": %" PRIu32
+			", \"ppid\": %" PRIu32 ", \"comm\": ", i ? ",\n    " :
+			"\n    ", t->tid, t->pid, t->ppid);
+		json_string(f, comm);
+		fprintf(f, ", \"calls\": %" PRIu64 ", \"errors\": %" PRIu64
+			", \"total_ns\": %" PRIu64 ", \"on_cpu_ns\": %" PRIu64
+			", \"off_cpu_ns\": %" PRIu64 "}", t->calls, t->errors,
+			t->total_ns,
+			trace_time_of(TRACE_TIME_CPU, t->total_ns, t->off_ns),
+			trace_time_of(TRACE_TIME_OFF, t->total_ns, t->off_ns));
+	}
+	fputs(r->nr_tasks ? "\n  ]" : "]", f);
+}
+
+/*
+ * "share" is a percentage of the time "time" names ("cpu": on_cpu_ns,
+ * "wall": total_ns, "off": off_cpu_ns), as in the table.
+ */
+void trace_print_json(FILE *f, const struct trace_report *r)
+{
 	fputs("{\n  \"target\": ", f);
 	json_string(f, r->target);
 	fputs(",\n", f);
 	if (r->has_exit)
 		json_exit(f, r->exit_status);
 	json_status(f, &r->status);
-	fprintf(f, "  \"lost\": %" PRIu64 ",\n  \"total_ns\": %" PRIu64
-		", \"calls\": %" PRIu64 ", \"errors\": %" PRIu64 ",\n"
-		"  \"syscalls\": [", lost_events(&r->status), r->total_ns,
-		r->total_calls, r->total_errors);
-	for (i = 0; i < r->nr_rows; i++) {
-		fputs(i ? ",\n" : "\n", f);
-		json_row(f, &r->rows[i], r->total_ns);
-	}
-	fputs(r->nr_rows ? "\n  ]" : "]", f);
+	fputs("  \"filter\": ", f);
+	json_string(f, r->filter);
+	fputs(",\n", f);
+	json_rows(f, r);
+	json_tasks(f, r);
 	fputs(",\n  \"environment\": ", f);
 	env_print_json(f);
 	fputs("\n}\n", f);
 }
 
+/*
+ * What @print writes, on one line: the JSON's line breaks and the
+ * indentation after them go (a string holds none: json_string() escapes
+ * them).
+ */
+static void json_one_line(FILE *f, const struct trace_report *r,
+			  const struct trace_interval *iv,
+			  void (*print)(FILE *, const struct trace_report *,
+					const struct trace_interval *))
+{
+	char *buf = NULL, *p;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	if (!m)
+		return;
+	print(m, r, iv);
+	if (fclose(m)) {
+		free(buf);
+		return;
+	}
+	for (p = buf; *p; p++) {
+		if (*p != '\n') {
+			fputc(*p, f);
+			continue;
+		}
+		while (p[1] == ' ')
+			p++;
+	}
+	fputc('\n', f);
+	free(buf);
+}
+
+static void json_whole(FILE *f, const struct trace_report *r,
+		       const struct trace_interval *iv)
+{
+	(void)iv;
+	trace_print_json(f, r);
+}
+
+void trace_print_json_line(FILE *f, const struct trace_report *r)
+{
+	json_one_line(f, r, NULL, json_whole);
+}
+
+static void json_interval(FILE *f, const struct trace_report *r,
+			  const struct trace_interval *iv)
+{
+	fprintf(f, "{\"interval\": %u, \"start_s\": %.6f, \"end_s\": %.6f, "
+		"\"last\": %s,\n", iv->k, (double)iv->start_ns / 1e9,
+		(double)iv->end_ns / 1e9, iv->last ? "true" : "false");
+	json_rows(f, r);
+	fputs("}\n", f);
+}
+
+void trace_print_interval_json(FILE *f, const struct trace_report *r,
+			       const struct trace_interval *iv)
+{
+	json_one_line(f, r, iv, json_interval);
+}
+
+/* "ENOENT=12;EACCES=1": a CSV field without commas or quotes. */
+static void csv_errnos(FILE *f, const struct trace_row *row)
+{
+	char name[32];
+	size_t i;
+
+	for (i = 0; i < row->nr_errnos; i++)
+		fprintf(f, "%s%s=%" PRIu64, i ? ";" : "",
+			trace_errno_name(name, sizeof(name), row->errnos[i].err),
+			row->errnos[i].count);
+}
+
+/* The columns of old first; the new ones (from on_cpu_ns) at the end. */
 void trace_print_csv(FILE *f, const struct trace_report *r)
 {
 	const struct trace_row *row;
 	size_t i;
 
 	fputs("name,nr,group,calls,errors,total_ns,share,mean_ns,p50_ns,"
-	      "p99_ns,max_ns\n", f);
+	      "p99_ns,max_ns,on_cpu_ns,off_cpu_ns,errnos\n", f);
 	for (i = 0; i < r->nr_rows; i++) {
 		row = &r->rows[i];
 		fprintf(f, "%s,%" PRIu32 ",%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64
-			",%.3f,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n",
-			row->name, row->nr, row->group, row->calls, row->errors,
-			row->total_ns, share_pct(row->total_ns, r->total_ns),
-			row->mean_ns, row->p50_ns, row->p99_ns, row->max_ns);
+			",%.3f,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
+			",%" PRIu64 ",%" PRIu64 ",", row->name, row->nr,
+			row->group, row->calls, row->errors, row->total_ns,
+			share_pct(row_time(r, row), report_time(r)),
+			row->mean_ns, row->p50_ns, row->p99_ns, row->max_ns,
+			trace_time_of(TRACE_TIME_CPU, row->total_ns, row->off_ns),
+			trace_time_of(TRACE_TIME_OFF, row->total_ns, row->off_ns));
+		csv_errnos(f, row);
+		fputc('\n', f);
+	}
+}
+
+/* A comm may hold a comma or a quote: quoted then, quotes doubled. */
+static void csv_comm(FILE *f, const char *comm, size_t len)
+{
+	size_t i;
+
+	if (!strpbrk(comm, ",\"\n")) {
+		fprintf(f, "%.*s", (int)len, comm);
+		return;
+	}
+	fputc('"', f);
+	for (i = 0; i < len && comm[i]; i++) {
+		if (comm[i] == '"')
+			fputc('"', f);
+		fputc(comm[i], f);
+	}
+	fputc('"', f);
+}
+
+void trace_print_tasks_csv(FILE *f, const struct trace_report *r)
+{
+	const struct wsc_trace_task *t;
+	char comm[sizeof(t->comm) + 1];
+	size_t i;
+
+	fputs("tid,pid,ppid,comm,calls,errors,total_ns,on_cpu_ns,off_cpu_ns\n",
+	      f);
+	for (i = 0; i < r->nr_tasks; i++) {
+		t = &r->tasks[i];
+		snprintf(comm, sizeof(comm), "%.*s", (int)sizeof(t->comm),
+			 t->comm);
+		fprintf(f, "%" PRIu32 ",%" PRIu32 ",%" PRIu32 ",", t->tid,
+			t->pid, t->ppid);
+		csv_comm(f, comm, strlen(comm));
+		fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
+			",%" PRIu64 "\n", t->calls, t->errors, t->total_ns,
+			trace_time_of(TRACE_TIME_CPU, t->total_ns, t->off_ns),
+			trace_time_of(TRACE_TIME_OFF, t->total_ns, t->off_ns));
 	}
 }

@@ -68,8 +68,10 @@ void trace_report_finish(struct trace_report *r)
 	r->total_ns = 0;
 	r->total_calls = 0;
 	r->total_errors = 0;
+	r->total_off_ns = 0;
 	for (i = 0; i < r->nr_rows; i++) {
 		r->total_ns += r->rows[i].total_ns;
+		r->total_off_ns += r->rows[i].off_ns;
 		r->total_calls += r->rows[i].calls;
 		r->total_errors += r->rows[i].errors;
 	}
@@ -87,21 +89,74 @@ static const char *const sort_names[] = {
 	[TRACE_SORT_NR]		= "nr",
 };
 
-int trace_parse_sort(const char *s, enum trace_sort *out)
+/* The index of @s among the @n @names, or -1. */
+static int name_index(const char *const *names, size_t n, const char *s)
 {
 	size_t i;
 
-	for (i = 0; i < ARRAY_SIZE(sort_names); i++) {
-		if (!strcmp(s, sort_names[i])) {
-			*out = (enum trace_sort)i;
-			return 0;
-		}
-	}
+	for (i = 0; i < n; i++)
+		if (!strcmp(s, names[i]))
+			return (int)i;
 	return -1;
 }
 
+int trace_parse_sort(const char *s, enum trace_sort *out)
+{
+	int i = name_index(sort_names, ARRAY_SIZE(sort_names), s);
+
+	if (i < 0)
+		return -1;
+	*out = (enum trace_sort)i;
+	return 0;
+}
+
+static const char *const time_names[] = {
+	[TRACE_TIME_CPU]	= "cpu",
+	[TRACE_TIME_WALL]	= "wall",
+	[TRACE_TIME_OFF]	= "off",
+};
+
+int trace_parse_time(const char *s, enum trace_time *out)
+{
+	int i = name_index(time_names, ARRAY_SIZE(time_names), s);
+
+	if (i < 0)
+		return -1;
+	*out = (enum trace_time)i;
+	return 0;
+}
+
+const char *trace_time_name(enum trace_time t)
+{
+	return (size_t)t < ARRAY_SIZE(time_names) ? time_names[t] : "cpu";
+}
+
+int trace_parse_by(const char *s, enum trace_by *out)
+{
+	if (!strcmp(s, "process"))
+		*out = TRACE_BY_PROCESS;
+	else if (!strcmp(s, "thread"))
+		*out = TRACE_BY_THREAD;
+	else
+		return -1;
+	return 0;
+}
+
+uint64_t trace_time_of(enum trace_time t, uint64_t total_ns, uint64_t off_ns)
+{
+	/* Off-CPU time is inside the calls: never above their total. */
+	if (off_ns > total_ns)
+		off_ns = total_ns;
+	switch (t) {
+	case TRACE_TIME_WALL:	return total_ns;
+	case TRACE_TIME_OFF:	return off_ns;
+	default:		return total_ns - off_ns;
+	}
+}
+
 /* The figure a row is sorted by, for the keys that sort largest first. */
-static uint64_t sort_figure(const struct trace_row *r, enum trace_sort key)
+static uint64_t sort_figure(const struct trace_row *r, enum trace_sort key,
+			    enum trace_time t)
 {
 	switch (key) {
 	case TRACE_SORT_CALLS:	return r->calls;
@@ -110,13 +165,13 @@ static uint64_t sort_figure(const struct trace_row *r, enum trace_sort key)
 	case TRACE_SORT_P50:	return r->p50_ns;
 	case TRACE_SORT_P99:	return r->p99_ns;
 	case TRACE_SORT_MAX:	return r->max_ns;
-	default:		return r->total_ns;
+	default:		return trace_time_of(t, r->total_ns, r->off_ns);
 	}
 }
 
 /* < 0 when @a goes before @b; ties fall to the number, then to 0. */
 static int row_cmp(const struct trace_row *a, const struct trace_row *b,
-		   enum trace_sort key)
+		   enum trace_sort key, enum trace_time t)
 {
 	uint64_t fa, fb;
 	int c;
@@ -126,8 +181,8 @@ static int row_cmp(const struct trace_row *a, const struct trace_row *b,
 		if (c)
 			return c;
 	} else if (key != TRACE_SORT_NR) {
-		fa = sort_figure(a, key);
-		fb = sort_figure(b, key);
+		fa = sort_figure(a, key, t);
+		fb = sort_figure(b, key, t);
 		if (fa != fb)
 			return fa > fb ? -1 : 1;
 	}
@@ -149,7 +204,8 @@ void trace_sort_rows(struct trace_report *r, enum trace_sort key)
 
 	for (i = 1; i < r->nr_rows; i++) {
 		row = rows[i];
-		for (j = i; j > 0 && row_cmp(&row, &rows[j - 1], key) < 0; j--)
+		for (j = i; j > 0 &&
+		     row_cmp(&row, &rows[j - 1], key, r->time) < 0; j--)
 			rows[j] = rows[j - 1];
 		rows[j] = row;
 	}
@@ -163,8 +219,14 @@ void trace_report_free(struct trace_report *r)
 		free(r->rows[i].buckets);
 		r->rows[i].buckets = NULL;
 		r->rows[i].nr_buckets = 0;
+		free(r->rows[i].errnos);
+		r->rows[i].errnos = NULL;
+		r->rows[i].nr_errnos = 0;
 	}
 	free(r->rows);
 	r->rows = NULL;
 	r->nr_rows = 0;
+	free(r->tasks);
+	r->tasks = NULL;
+	r->nr_tasks = 0;
 }
