@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: MIT
 /*
  * wsc trace's pure logic on the host: system call names and groups, the
- * figures from the log-linear buckets, the order of the rows, and the
- * table, JSON and CSV it prints (user/cli/trace/trace_*.c).
+ * figures from the log-linear buckets, the order of the rows, the
+ * filters and values of the command line, the intervals, and the table,
+ * JSON and CSV it prints (user/cli/trace/trace_*.c).
  */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -569,11 +572,619 @@ static void test_csv(void **state)
 	out = capture(trace_print_csv, &r);
 	assert_string_equal(out,
 		"name,nr,group,calls,errors,total_ns,share,mean_ns,p50_ns,"
-		"p99_ns,max_ns\n"
-		"read,0,user data,15,1,4560000,99.999,304000,1039,1007615,1010000\n"
-		"futex,202,locking,2,0,40,0.001,20,20,20,21\n");
+		"p99_ns,max_ns,on_cpu_ns,off_cpu_ns,errnos\n"
+		"read,0,user data,15,1,4560000,99.999,304000,1039,1007615,1010000,"
+		"4560000,0,\n"
+		"futex,202,locking,2,0,40,0.001,20,20,20,21,40,0,\n");
 	free(out);
 	trace_report_free(&r);
+}
+
+/* One line of JSON lines: a line break at the end, none before. */
+static void assert_one_line(const char *s)
+{
+	size_t len = strlen(s);
+
+	assert_true(len > 1);
+	assert_int_equal(s[len - 1], '\n');
+	assert_null(memchr(s, '\n', len - 1));
+}
+
+/* Bit @nr of a -e bitmap. */
+static bool has_call(const uint64_t *calls, int nr)
+{
+	return nr >= 0 && (calls[nr / 64] >> (nr % 64)) & 1;
+}
+
+static int count_calls(const uint64_t *calls)
+{
+	int i, n = 0;
+
+	for (i = 0; i < TRACE_CALL_WORDS; i++)
+		n += __builtin_popcountll(calls[i]);
+	return n;
+}
+
+static void test_calls_names_numbers_groups(void **state)
+{
+	uint64_t calls[TRACE_CALL_WORDS] = { 0 };
+	char bad[64];
+
+	(void)state;
+	assert_int_equal(trace_parse_calls("openat,newfstatat,39", calls, bad,
+					   sizeof(bad)), 0);
+	assert_int_equal(count_calls(calls), 3);
+	assert_true(has_call(calls, 257));
+	assert_true(has_call(calls, 262));
+	assert_true(has_call(calls, 39));
+	/* Repeated -e: the lists add up; "trace=" is strace's habit. */
+	assert_int_equal(trace_parse_calls("trace=read", calls, bad,
+					   sizeof(bad)), 0);
+	assert_int_equal(count_calls(calls), 4);
+	assert_true(has_call(calls, 0));
+
+	memset(calls, 0, sizeof(calls));
+	assert_int_equal(trace_parse_calls("%userdata", calls, bad,
+					   sizeof(bad)), 0);
+	assert_true(has_call(calls, trace_syscall_nr("read")));
+	assert_true(has_call(calls, trace_syscall_nr("pwrite64")));
+	assert_false(has_call(calls, trace_syscall_nr("openat")));
+	memset(calls, 0, sizeof(calls));
+	assert_int_equal(trace_parse_calls("%file,%locking", calls, bad,
+					   sizeof(bad)), 0);
+	assert_true(has_call(calls, trace_syscall_nr("openat")));
+	assert_true(has_call(calls, trace_syscall_nr("futex")));
+	assert_false(has_call(calls, trace_syscall_nr("read")));
+	memset(calls, 0, sizeof(calls));
+	assert_int_equal(trace_parse_calls("%other", calls, bad,
+					   sizeof(bad)), 0);
+	assert_true(has_call(calls, trace_syscall_nr("execve")));
+	assert_false(has_call(calls, trace_syscall_nr("mmap")));
+	memset(calls, 0, sizeof(calls));
+	assert_int_equal(trace_parse_calls("all", calls, bad, sizeof(bad)), 0);
+	assert_int_equal(count_calls(calls), WSC_TRACE_NR_MAX);
+}
+
+static void test_calls_negated(void **state)
+{
+	uint64_t calls[TRACE_CALL_WORDS] = { 0 };
+	char bad[64];
+
+	(void)state;
+	assert_int_equal(trace_parse_calls("!read,write", calls, bad,
+					   sizeof(bad)), 0);
+	assert_int_equal(count_calls(calls), WSC_TRACE_NR_MAX - 2);
+	assert_false(has_call(calls, 0));
+	assert_false(has_call(calls, 1));
+	assert_true(has_call(calls, 2));
+	memset(calls, 0, sizeof(calls));
+	assert_int_equal(trace_parse_calls("trace=!%memory", calls, bad,
+					   sizeof(bad)), 0);
+	assert_false(has_call(calls, trace_syscall_nr("mmap")));
+	assert_true(has_call(calls, trace_syscall_nr("read")));
+	/* A second -e adds to the first: read is back. */
+	assert_int_equal(trace_parse_calls("mmap", calls, bad, sizeof(bad)), 0);
+	assert_true(has_call(calls, trace_syscall_nr("mmap")));
+}
+
+static void test_calls_refused(void **state)
+{
+	static const struct {
+		const char *list, *bad;
+	} cases[] = {
+		{ "nosuchcall", "nosuchcall" }, { "read,bogus", "bogus" },
+		{ "%files", "%files" }, { "%user data", "%user data" },
+		{ "1024", "1024" }, { "-1", "-1" }, { "12x", "12x" },
+		{ "read,,write", "" }, { "", "" }, { "read,", "" },
+		{ "!", "" }, { "trace=", "" }, { "Read", "Read" },
+	};
+	uint64_t calls[TRACE_CALL_WORDS] = { 0 };
+	char bad[64];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		strcpy(bad, "unset");
+		if (trace_parse_calls(cases[i].list, calls, bad, sizeof(bad)) != -1)
+			fail_msg("-e '%s' accepted", cases[i].list);
+		assert_string_equal(bad, cases[i].bad);
+	}
+	/* Nothing is added by a refused list. */
+	assert_int_equal(count_calls(calls), 0);
+}
+
+static void test_parse_errno(void **state)
+{
+	uint32_t e = 0;
+
+	(void)state;
+	assert_int_equal(trace_parse_errno("ENOENT", &e), 0);
+	assert_int_equal(e, ENOENT);
+	assert_int_equal(trace_parse_errno("eacces", &e), 0);
+	assert_int_equal(e, EACCES);
+	assert_int_equal(trace_parse_errno("4095", &e), 0);
+	assert_int_equal(e, 4095);
+	assert_int_equal(trace_parse_errno("1", &e), 0);
+	assert_int_equal(e, 1);
+	assert_int_equal(trace_parse_errno("0", &e), -1);
+	assert_int_equal(trace_parse_errno("4096", &e), -1);
+	assert_int_equal(trace_parse_errno("EFOO", &e), -1);
+	assert_int_equal(trace_parse_errno("", &e), -1);
+	assert_int_equal(trace_parse_errno("-2", &e), -1);
+	assert_int_equal(trace_parse_errno("2x", &e), -1);
+	assert_int_equal(e, 1);
+}
+
+static void test_parse_seconds(void **state)
+{
+	static const char *const bad[] = {
+		"", "abc", "nan", "NAN", "inf", "infinity", "-1", "+1", " 1",
+		"1x", "1 ", "0x10", "0.0001", "86401", "1e9", "0", "-0",
+	};
+	uint64_t ns = 7;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(trace_parse_seconds("0.5", 0.001, 86400, &ns), 0);
+	assert_int_equal(ns, 500000000);
+	assert_int_equal(trace_parse_seconds("2", 0.001, 86400, &ns), 0);
+	assert_int_equal(ns, 2000000000);
+	assert_int_equal(trace_parse_seconds("0.001", 0.001, 86400, &ns), 0);
+	assert_int_equal(ns, 1000000);
+	assert_int_equal(trace_parse_seconds("1e-3", 0.001, 86400, &ns), 0);
+	assert_int_equal(ns, 1000000);
+	assert_int_equal(trace_parse_seconds(".25", 0.001, 86400, &ns), 0);
+	assert_int_equal(ns, 250000000);
+	assert_int_equal(trace_parse_seconds("86400", 0.001, 86400, &ns), 0);
+	assert_int_equal(ns, 86400000000000ull);
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		ns = 7;
+		if (trace_parse_seconds(bad[i], 0.001, 86400, &ns) != -1)
+			fail_msg("'%s' accepted as seconds", bad[i]);
+		assert_int_equal(ns, 7);
+	}
+	assert_int_equal(trace_parse_seconds("0.005", 0.01, 86400, &ns), -1);
+}
+
+static void test_time_and_by(void **state)
+{
+	enum trace_time t = TRACE_TIME_OFF;
+	enum trace_by b = TRACE_BY_NONE;
+
+	(void)state;
+	assert_int_equal(trace_parse_time("cpu", &t), 0);
+	assert_int_equal(t, TRACE_TIME_CPU);
+	assert_int_equal(trace_parse_time("wall", &t), 0);
+	assert_int_equal(t, TRACE_TIME_WALL);
+	assert_int_equal(trace_parse_time("off", &t), 0);
+	assert_int_equal(t, TRACE_TIME_OFF);
+	assert_int_equal(trace_parse_time("CPU", &t), -1);
+	assert_string_equal(trace_time_name(TRACE_TIME_WALL), "wall");
+	assert_int_equal(trace_parse_by("process", &b), 0);
+	assert_int_equal(b, TRACE_BY_PROCESS);
+	assert_int_equal(trace_parse_by("thread", &b), 0);
+	assert_int_equal(b, TRACE_BY_THREAD);
+	assert_int_equal(trace_parse_by("task", &b), -1);
+	assert_int_equal(trace_time_of(TRACE_TIME_CPU, 100, 30), 70);
+	assert_int_equal(trace_time_of(TRACE_TIME_WALL, 100, 30), 100);
+	assert_int_equal(trace_time_of(TRACE_TIME_OFF, 100, 30), 30);
+	/* Off never above the total (clocks of two CPUs): on is 0 then. */
+	assert_int_equal(trace_time_of(TRACE_TIME_CPU, 100, 130), 0);
+	assert_int_equal(trace_time_of(TRACE_TIME_OFF, 100, 130), 100);
+}
+
+/* -s total sorts by the time --time names. */
+static void test_sort_follows_time(void **state)
+{
+	struct trace_row rows[] = {
+		{ .nr = 1, .name = "blocked", .total_ns = 1000, .off_ns = 990 },
+		{ .nr = 2, .name = "busy", .total_ns = 500, .off_ns = 0 },
+	};
+	struct trace_report r = { .rows = rows, .nr_rows = 2 };
+
+	(void)state;
+	r.time = TRACE_TIME_CPU;
+	trace_sort_rows(&r, TRACE_SORT_TOTAL);
+	assert_int_equal(rows[0].nr, 2);
+	r.time = TRACE_TIME_WALL;
+	trace_sort_rows(&r, TRACE_SORT_TOTAL);
+	assert_int_equal(rows[0].nr, 1);
+	r.time = TRACE_TIME_OFF;
+	trace_sort_rows(&r, TRACE_SORT_TOTAL);
+	assert_int_equal(rows[0].nr, 1);
+}
+
+/* make_report()'s, plus off-CPU time, errnos and three tasks. */
+static void make_report_more(struct trace_report *r)
+{
+	static const struct wsc_trace_task tasks[] = {
+		{ .tid = 100, .pid = 100, .ppid = 1, .comm = "make", .calls = 10,
+		  .errors = 1, .total_ns = 4000000, .off_ns = 1000000 },
+		{ .tid = 101, .pid = 101, .ppid = 100, .comm = "cc1", .calls = 5,
+		  .total_ns = 500000, .off_ns = 100000 },
+		{ .tid = 102, .pid = 100, .ppid = 1, .comm = "make", .calls = 2,
+		  .total_ns = 60040, .off_ns = 0 },
+	};
+	struct trace_row *row;
+
+	make_report(r);
+	row = &r->rows[0];
+	row->off_ns = 1000000;
+	row->errnos = calloc(2, sizeof(*row->errnos));
+	assert_non_null(row->errnos);
+	row->errnos[0] = (struct trace_errno){ ENOENT, 12 };
+	row->errnos[1] = (struct trace_errno){ EACCES, 1 };
+	row->nr_errnos = 2;
+	row->errors = 13;
+	r->tasks = malloc(sizeof(tasks));
+	assert_non_null(r->tasks);
+	memcpy(r->tasks, tasks, sizeof(tasks));
+	r->nr_tasks = ARRAY_SIZE(tasks);
+	trace_report_finish(r);
+}
+
+static void test_table_times_and_errnos(void **state)
+{
+	struct trace_report r;
+	char *out;
+
+	(void)state;
+	make_report_more(&r);
+	out = capture(print_table_plain, &r);
+	assert_contains(out, "time, share: time on the CPU in the calls "
+			"(--time cpu); mean, p50, p99, max: latency of one "
+			"call, wall clock");
+	assert_contains(out, " on-cpu ");
+	assert_contains(out, " off-cpu ");
+	/* read: 4.56ms in all, 1ms off, 3.56ms on. */
+	assert_contains(out, "3.56ms");
+	assert_contains(out, "1.00ms");
+	assert_contains(out, "\nerrors by errno:\nread     ENOENT 12  EACCES 1\n");
+	assert_false(strstr(out, "\nby process"));
+	assert_false(strstr(out, "not shown"));
+	free(out);
+
+	r.time = TRACE_TIME_OFF;
+	out = capture(print_table_plain, &r);
+	assert_contains(out, "(--time off)");
+	assert_contains(out, "100.0%");	/* futex has no off-CPU time */
+	free(out);
+	trace_report_free(&r);
+}
+
+static void test_table_top(void **state)
+{
+	struct trace_report r;
+	char *out;
+
+	(void)state;
+	make_report(&r);
+	r.top = 1;
+	out = capture(print_table_plain, &r);
+	assert_contains(out, "\n... 1 more system call (2 calls) not shown "
+			"(--top 1)\n");
+	assert_false(strstr(out, "\nfutex "));
+	/* The total is the whole's. */
+	assert_contains(out, "\ntotal ");
+	assert_contains(out, " 17 ");
+	free(out);
+	r.top = 2;
+	out = capture(print_table_plain, &r);
+	assert_false(strstr(out, "not shown"));
+	free(out);
+	trace_report_free(&r);
+}
+
+static void test_table_by_task(void **state)
+{
+	struct trace_report r;
+	char *out;
+
+	(void)state;
+	make_report_more(&r);
+	r.by = TRACE_BY_PROCESS;
+	out = capture(print_table_plain, &r);
+	assert_contains(out, "\nby process (2):\n");
+	assert_contains(out, "threads");
+	/* make: 2 threads, 12 calls, 1 error, 3.06ms on, 1ms off. */
+	assert_contains(out, "     100         1  make                    2  "
+			"        12         1    3.06ms    1.00ms\n");
+	assert_contains(out, "     101       100  cc1                     1  "
+			"         5         0     400us     100us\n");
+	free(out);
+	r.by = TRACE_BY_THREAD;
+	r.top = 2;
+	out = capture(print_table_plain, &r);
+	assert_contains(out, "\nby thread (3):\n");
+	assert_contains(out, "     100       100         1  make  ");
+	assert_false(strstr(out, "     102       100         1  make  "));
+	assert_contains(out, "... 1 more (2 calls) not shown (--top 2)\n");
+	free(out);
+	trace_report_free(&r);
+}
+
+static void test_json_new_keys(void **state)
+{
+	static const char *const keys[] = {
+		"\"time\": \"cpu\"", "\"on_cpu_ns\": 3560040",
+		"\"off_cpu_ns\": 1000000", "\"rows_left_out\": 0",
+		"\"calls_left_out\": 0", "\"filter\": \"-e read\"",
+		"\"all\": false, \"failed\": true, \"errno\": \"ENOENT\"",
+		"\"filtered\": 5, \"lost_errnos\": 0, \"lost_records\": 0",
+		"\"errnos\": {\"ENOENT\": 12, \"EACCES\": 1}",
+		"\"errnos\": {}",
+		"\"on_cpu_ns\": 3560000, \"off_cpu_ns\": 1000000",
+		"\"max_bound\": false",
+		"\"tasks\": [",
+		"{\"tid\": 100, \"pid\": 100, \"ppid\": 1, \"comm\": \"make\", "
+			"\"calls\": 10, \"errors\": 1, \"total_ns\": 4000000, "
+			"\"on_cpu_ns\": 3000000, \"off_cpu_ns\": 1000000}",
+		"{\"tid\": 102, \"pid\": 100",
+	};
+	struct trace_report r;
+	char *out, *line;
+	size_t i;
+
+	(void)state;
+	make_report_more(&r);
+	snprintf(r.filter, sizeof(r.filter), "-e read");
+	r.status.failed = true;
+	r.status.err = ENOENT;
+	r.status.filtered = 5;
+	out = capture(trace_print_json, &r);
+	for (i = 0; i < ARRAY_SIZE(keys); i++)
+		assert_contains(out, keys[i]);
+	assert_json_balanced(out);
+	/* share follows --time: read has 3.56ms of 3.56004ms on the CPU. */
+	assert_contains(out, "\"total_ns\": 4560000, \"share\": 99.999");
+
+	/* The same on one line. */
+	line = capture(trace_print_json_line, &r);
+	assert_one_line(line);
+	assert_contains(line, "\"errnos\": {\"ENOENT\": 12, \"EACCES\": 1}");
+	assert_json_balanced(line);
+	free(line);
+	free(out);
+
+	/* --top 1: one row, what was left out said. */
+	r.top = 1;
+	out = capture(trace_print_json, &r);
+	assert_contains(out, "\"rows_left_out\": 1, \"calls_left_out\": 2");
+	assert_false(strstr(out, "\"name\": \"futex\""));
+	assert_json_balanced(out);
+	free(out);
+	trace_report_free(&r);
+}
+
+static void test_csv_errnos_and_tasks(void **state)
+{
+	struct trace_report r;
+	char *out;
+
+	(void)state;
+	make_report_more(&r);
+	out = capture(trace_print_csv, &r);
+	assert_contains(out, ",1010000,3560000,1000000,ENOENT=12;EACCES=1\n");
+	free(out);
+	snprintf(r.tasks[1].comm, sizeof(r.tasks[1].comm), "a,\"b\"");
+	out = capture(trace_print_tasks_csv, &r);
+	assert_string_equal(out,
+		"tid,pid,ppid,comm,calls,errors,total_ns,on_cpu_ns,off_cpu_ns\n"
+		"100,100,1,make,10,1,4000000,3000000,1000000\n"
+		"101,101,100,\"a,\"\"b\"\"\",5,0,500000,400000,100000\n"
+		"102,100,1,make,2,0,60040,60040,0\n");
+	free(out);
+	trace_report_free(&r);
+}
+
+static void test_errno_names(void **state)
+{
+	char buf[32];
+
+	(void)state;
+	assert_string_equal(trace_errno_name(buf, sizeof(buf), ENOENT), "ENOENT");
+	assert_string_equal(trace_errno_name(buf, sizeof(buf), 4000), "E4000");
+}
+
+/* One row of a cumulative fetch: @n buckets {low, low + 9, count}. */
+static void set_row(struct trace_row *row, uint32_t nr, uint64_t calls,
+		    uint64_t errors, uint64_t total, uint64_t off, uint64_t max,
+		    const uint64_t (*b)[2], size_t n, const uint64_t (*e)[2],
+		    size_t ne)
+{
+	size_t i;
+
+	memset(row, 0, sizeof(*row));
+	row->nr = nr;
+	snprintf(row->name, sizeof(row->name), "%s", trace_syscall_name(nr));
+	row->group = trace_syscall_group(row->name);
+	row->calls = calls;
+	row->errors = errors;
+	row->total_ns = total;
+	row->off_ns = off;
+	row->max_ns = max;
+	row->buckets = calloc(n + 1, sizeof(*row->buckets));
+	row->errnos = calloc(ne + 1, sizeof(*row->errnos));
+	assert_non_null(row->buckets);
+	assert_non_null(row->errnos);
+	for (i = 0; i < n; i++)
+		row->buckets[i] = (struct trace_bucket){ b[i][0], b[i][0] + 9,
+							 b[i][1] };
+	for (i = 0; i < ne; i++)
+		row->errnos[i] = (struct trace_errno){ (uint32_t)e[i][0], e[i][1] };
+	row->nr_buckets = n;
+	row->nr_errnos = ne;
+	trace_row_finish(row);
+}
+
+/*
+ * Three fetches of one trace: read grows in each, openat appears in the
+ * second and then stays, futex appears in the third.
+ */
+static void make_fetches(struct trace_report f[3])
+{
+	static const uint64_t rb1[][2] = { { 100, 3 } };
+	static const uint64_t rb2[][2] = { { 100, 4 }, { 5000, 1 } };
+	static const uint64_t rb3[][2] = { { 100, 6 }, { 5000, 1 } };
+	static const uint64_t ob[][2] = { { 300, 2 } };
+	static const uint64_t fb[][2] = { { 20000, 1 } };
+	static const uint64_t oe[][2] = { { ENOENT, 2 } };
+	static const uint64_t re1[][2] = { { EINTR, 1 } };
+	static const uint64_t re3[][2] = { { EINTR, 1 }, { EAGAIN, 2 } };
+	size_t i;
+
+	memset(f, 0, 3 * sizeof(*f));
+	for (i = 0; i < 3; i++) {
+		f[i].rows = calloc(3, sizeof(*f[i].rows));
+		assert_non_null(f[i].rows);
+	}
+	set_row(&f[0].rows[0], 0, 3, 1, 330, 30, 110, rb1, 1, re1, 1);
+	f[0].nr_rows = 1;
+	set_row(&f[1].rows[0], 0, 5, 1, 5430, 2030, 5004, rb2, 2, re1, 1);
+	set_row(&f[1].rows[1], 257, 2, 2, 610, 0, 305, ob, 1, oe, 1);
+	f[1].nr_rows = 2;
+	set_row(&f[2].rows[0], 0, 7, 3, 5650, 2050, 5004, rb3, 2, re3, 2);
+	set_row(&f[2].rows[1], 257, 2, 2, 610, 0, 305, ob, 1, oe, 1);
+	set_row(&f[2].rows[2], 202, 1, 0, 20005, 20000, 20005, fb, 1, NULL, 0);
+	f[2].nr_rows = 3;
+	for (i = 0; i < 3; i++) {
+		f[i].status.duration_ns = (i + 1) * 1000;
+		trace_report_finish(&f[i]);
+	}
+}
+
+static void test_intervals_add_up(void **state)
+{
+	static const uint32_t nrs[] = { 0, 257, 202 };
+	static const uint64_t lows[] = { 100, 300, 5000, 20000 };
+	static const uint32_t errs[] = { EINTR, EAGAIN, ENOENT };
+	struct trace_report f[3], iv[3];
+	const struct trace_row *w, *p;
+	uint64_t sum[6];
+	size_t i, j, k;
+
+	(void)state;
+	make_fetches(f);
+	assert_int_equal(trace_report_diff(&f[0], NULL, &iv[0]), 0);
+	assert_int_equal(trace_report_diff(&f[1], &f[0], &iv[1]), 0);
+	assert_int_equal(trace_report_diff(&f[2], &f[1], &iv[2]), 0);
+	/* openat had no call in the third interval: no row. */
+	assert_null(trace_report_row(&iv[2], 257));
+	assert_int_equal(iv[1].nr_rows, 2);
+	assert_int_equal(iv[2].status.duration_ns, 1000);
+	for (i = 0; i < ARRAY_SIZE(nrs); i++) {
+		w = trace_report_row(&f[2], nrs[i]);
+		memset(sum, 0, sizeof(sum));
+		for (k = 0; k < 3; k++) {
+			p = trace_report_row(&iv[k], nrs[i]);
+			if (!p)
+				continue;
+			sum[0] += p->calls;
+			sum[1] += p->errors;
+			sum[2] += p->total_ns;
+			sum[3] += p->off_ns;
+			sum[4] += p->hist_calls;
+		}
+		assert_int_equal(sum[0], w->calls);
+		assert_int_equal(sum[1], w->errors);
+		assert_int_equal(sum[2], w->total_ns);
+		assert_int_equal(sum[3], w->off_ns);
+		assert_int_equal(sum[4], w->hist_calls);
+		for (j = 0; j < ARRAY_SIZE(lows); j++) {
+			sum[5] = 0;
+			for (k = 0; k < 3; k++)
+				sum[5] += trace_row_bucket(trace_report_row(&iv[k], nrs[i]),
+						       lows[j]);
+			assert_int_equal(sum[5], trace_row_bucket(w, lows[j]));
+		}
+		for (j = 0; j < ARRAY_SIZE(errs); j++) {
+			sum[5] = 0;
+			for (k = 0; k < 3; k++)
+				sum[5] += trace_row_errno(trace_report_row(&iv[k], nrs[i]),
+						      errs[j]);
+			assert_int_equal(sum[5], trace_row_errno(w, errs[j]));
+		}
+	}
+	assert_int_equal(iv[0].total_calls + iv[1].total_calls +
+			 iv[2].total_calls, f[2].total_calls);
+	for (k = 0; k < 3; k++)
+		trace_report_free(&iv[k]);
+	for (k = 0; k < 3; k++)
+		trace_report_free(&f[k]);
+}
+
+static void test_interval_max(void **state)
+{
+	struct trace_report f[3], d;
+	const struct trace_row *row;
+
+	(void)state;
+	make_fetches(f);
+	/* read's max grew from 110 to 5004: exact. */
+	assert_int_equal(trace_report_diff(&f[1], &f[0], &d), 0);
+	row = trace_report_row(&d, 0);
+	assert_int_equal(row->max_ns, 5004);
+	assert_false(row->max_bound);
+	/* A new call's max is its own. */
+	assert_int_equal(trace_report_row(&d, 257)->max_ns, 305);
+	assert_false(trace_report_row(&d, 257)->max_bound);
+	trace_report_free(&d);
+	/* Then it did not grow: at most the top of bucket 100 (109). */
+	assert_int_equal(trace_report_diff(&f[2], &f[1], &d), 0);
+	row = trace_report_row(&d, 0);
+	assert_int_equal(row->calls, 2);
+	assert_int_equal(row->max_ns, 109);
+	assert_true(row->max_bound);
+	assert_int_equal(row->p50_ns, 104);
+	/* The copy is the whole. */
+	trace_report_free(&d);
+	assert_int_equal(trace_report_copy(&f[2], &d), 0);
+	assert_int_equal(d.total_calls, f[2].total_calls);
+	assert_int_equal(d.nr_rows, 3);
+	trace_report_free(&d);
+	trace_report_free(&f[0]);
+	trace_report_free(&f[1]);
+	trace_report_free(&f[2]);
+}
+
+static void print_iv_table(FILE *f, const struct trace_report *r)
+{
+	const struct trace_interval iv = { 2, 500000000, 1000000000, false };
+
+	trace_print_interval(f, r, &iv);
+}
+
+static void print_iv_json(FILE *f, const struct trace_report *r)
+{
+	const struct trace_interval iv = { 3, 1000000000, 1250000000, true };
+
+	trace_print_interval_json(f, r, &iv);
+}
+
+static void test_interval_output(void **state)
+{
+	struct trace_report f[3], d;
+	char *out;
+
+	(void)state;
+	make_fetches(f);
+	assert_int_equal(trace_report_diff(&f[2], &f[1], &d), 0);
+	out = capture(print_iv_table, &d);
+	assert_contains(out, "interval 2: 0.500s to 1.000s: 3 calls, 2 errors\n");
+	assert_contains(out, "<=109ns");
+	assert_contains(out, "\nerrors by errno:\nread     EAGAIN 2\n");
+	free(out);
+	out = capture(print_iv_json, &d);
+	assert_contains(out, "{\"interval\": 3, \"start_s\": 1.000000, "
+			"\"end_s\": 1.250000, \"last\": true,");
+	assert_contains(out, "\"max_ns\": 109, \"max_bound\": true");
+	assert_one_line(out);
+	assert_json_balanced(out);
+	free(out);
+	trace_report_free(&d);
+	trace_report_free(&f[0]);
+	trace_report_free(&f[1]);
+	trace_report_free(&f[2]);
 }
 
 int main(void)
@@ -598,6 +1209,22 @@ int main(void)
 		cmocka_unit_test(test_table_warns_of_losses),
 		cmocka_unit_test(test_table_histograms),
 		cmocka_unit_test(test_csv),
+		cmocka_unit_test(test_calls_names_numbers_groups),
+		cmocka_unit_test(test_calls_negated),
+		cmocka_unit_test(test_calls_refused),
+		cmocka_unit_test(test_parse_errno),
+		cmocka_unit_test(test_parse_seconds),
+		cmocka_unit_test(test_time_and_by),
+		cmocka_unit_test(test_sort_follows_time),
+		cmocka_unit_test(test_table_times_and_errnos),
+		cmocka_unit_test(test_table_top),
+		cmocka_unit_test(test_table_by_task),
+		cmocka_unit_test(test_json_new_keys),
+		cmocka_unit_test(test_csv_errnos_and_tasks),
+		cmocka_unit_test(test_errno_names),
+		cmocka_unit_test(test_intervals_add_up),
+		cmocka_unit_test(test_interval_max),
+		cmocka_unit_test(test_interval_output),
 	};
 
 	return cmocka_run_group_tests_name("wsc trace", tests, NULL, NULL);

@@ -9,12 +9,8 @@
 # arguments and results, nested inside its ioctl.  The workload's static
 # path and data have the same addresses in both runs under setarch -R.
 . "$(dirname "$0")/tap.sh"
-wsc=${WSC:-build/wsc}
-case $wsc in /*) ;; *) wsc=$(pwd)/$wsc ;; esac
+. "$(dirname "$0")/trace_lib.sh"
 wl=$(pwd)/build/tests/vm/wl_batch
-python=${PYTHON:-/usr/bin/python3}
-out=$(mktemp -d)
-chmod 755 "$out"
 f=$out/wsc-tp.file
 N=50
 

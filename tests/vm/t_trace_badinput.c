@@ -13,10 +13,10 @@
  * core refuses) or in NLMSG_DONE (a fetch the module refuses once the
  * dump has started); both are read here, errno and message.
  *
- * There is one trace per machine, so every test runs in a guard (see
- * run_guarded()) that makes sure no trace is left active or kept, even
- * when the test fails half-way: later tests and the other test programs
- * start from an idle trace.
+ * Traces belong to the sockets that started them and die with them; every
+ * test still runs in a guard (see run_guarded()) that makes sure no trace
+ * is left active or kept, even when the test fails half-way: later tests
+ * and the other test programs start with no trace at all.
  */
 #include <fcntl.h>
 #include <grp.h>
@@ -27,6 +27,7 @@
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/syscall.h>
+#include <linux/capability.h>
 #include <linux/genetlink.h>
 #include <linux/magic.h>
 #include <linux/netlink.h>
@@ -48,6 +49,9 @@
 #define GETPPID_CALLS	100
 /* How long a pid trace may take to notice that its process has exited. */
 #define END_WAIT_MS	10000
+/* Errnos of one call, and tasks of one trace, kept by a reply. */
+#define MAX_ERRNOS	8
+#define MAX_TASKS	64
 
 struct trace_sock {
 	struct nl_sock *sk;
@@ -63,6 +67,10 @@ struct trace_sock {
  * @low_sum, @high_sum: sum of LOW_NS * COUNT and of HIGH_NS * COUNT, the
  *                bounds the buckets put on @total_ns
  * @top_low, @top_high: the bounds of the highest bucket, where @max_ns is
+ * @off_ns:       the time off the CPU of its first message
+ * @errno_calls:  the COUNTs of its ERRNO_COUNT nests summed
+ * @errnos:       those nests
+ * @errno_val, @errno_count: the first MAX_ERRNOS of them
  */
 struct trace_row {
 	bool seen;
@@ -70,6 +78,11 @@ struct trace_row {
 	uint64_t errors;
 	uint64_t total_ns;
 	uint64_t max_ns;
+	uint64_t off_ns;
+	uint64_t errno_calls;
+	unsigned int errnos;
+	uint32_t errno_val[MAX_ERRNOS];
+	uint64_t errno_count[MAX_ERRNOS];
 	uint64_t buckets;
 	uint64_t bucket_calls;
 	uint64_t low_sum;
@@ -91,6 +104,10 @@ struct trace_row {
  * @rows:      a fetch: every system call it sent, by number
  * @last_nr:   a fetch: the number of the last message, -1 before any
  * @fault:     a fetch: the first way its messages broke the ABI, "" if none
+ * @tasks:     a tasks dump: the first MAX_TASKS tasks, each message's
+ *             values and its TRACE_COMM
+ * @comm:      their names
+ * @nr_tasks:  messages of a tasks dump
  */
 struct trace_reply {
 	GENL_ACK_MEMBERS;
@@ -103,6 +120,9 @@ struct trace_reply {
 	struct trace_row rows[NR_MAX];
 	long last_nr;
 	char fault[160];
+	uint64_t tasks[MAX_TASKS][WSC_LAT_A_MAX + 1];
+	char comm[MAX_TASKS][16];
+	int nr_tasks;
 };
 
 /* ---- talking to the family ---- */
@@ -172,7 +192,34 @@ static void fetch_bucket(struct trace_reply *r, long nr, struct nlattr *nest)
 #define SUM_ERRORS	(1u << 1)
 #define SUM_TOTAL	(1u << 2)
 #define SUM_MAX		(1u << 3)
-#define SUM_ALL		(SUM_CALLS | SUM_ERRORS | SUM_TOTAL | SUM_MAX)
+#define SUM_OFF		(1u << 4)
+#define SUM_ALL		(SUM_CALLS | SUM_ERRORS | SUM_TOTAL | SUM_MAX | SUM_OFF)
+
+/* One ERRNO_COUNT of system call @nr: VALUE 1..4095 and COUNT > 0. */
+static void fetch_errno(struct trace_reply *r, long nr, struct nlattr *nest)
+{
+	struct nlattr *tb[WSC_LAT_ERRNO_MAX + 1];
+	struct trace_row *row = &r->rows[nr];
+	uint32_t err;
+
+	if (nla_parse_nested(tb, WSC_LAT_ERRNO_MAX, nest, NULL) < 0 ||
+	    !tb[WSC_LAT_ERRNO_VALUE] || !tb[WSC_LAT_ERRNO_COUNT]) {
+		fetch_fault(r, "call %ld: an errno count lacks an attribute", nr);
+		return;
+	}
+	err = nla_get_u32(tb[WSC_LAT_ERRNO_VALUE]);
+	if (!err || err > WSC_TRACE_ERRNO_MAX)
+		fetch_fault(r, "call %ld: errno %u out of range", nr, err);
+	if (!nla_get_u64(tb[WSC_LAT_ERRNO_COUNT]))
+		fetch_fault(r, "call %ld: errno %u counted 0 times", nr, err);
+	if (row->errnos < MAX_ERRNOS) {
+		row->errno_val[row->errnos] = err;
+		row->errno_count[row->errnos] =
+			nla_get_u64(tb[WSC_LAT_ERRNO_COUNT]);
+	}
+	row->errnos++;
+	row->errno_calls += nla_get_u64(tb[WSC_LAT_ERRNO_COUNT]);
+}
 
 /*
  * One message of a fetch: TRACE_NR first, then the four sums if it is the
@@ -235,6 +282,16 @@ static void fetch_message(struct trace_reply *r, struct nlmsghdr *nlh)
 			bit = SUM_MAX;
 			row->max_ns = nla_get_u64(nla);
 			break;
+		case WSC_LAT_A_TRACE_OFF_NS:
+			bit = SUM_OFF;
+			row->off_ns = nla_get_u64(nla);
+			break;
+		case WSC_LAT_A_TRACE_ERRNO_COUNT:
+			if (!first)
+				fetch_fault(r, "call %ld: errnos in a later message",
+					    nr);
+			fetch_errno(r, nr, nla);
+			continue;
 		case WSC_LAT_A_BUCKET:
 			fetch_bucket(r, nr, nla);
 			continue;
@@ -291,6 +348,17 @@ static int on_valid(struct nl_msg *msg, void *arg)
 	}
 	if (gnlh->cmd == WSC_LAT_CMD_TRACE_FETCH)
 		fetch_message(r, nlh);
+	if (gnlh->cmd == WSC_LAT_CMD_TRACE_TASKS) {
+		if (r->nr_tasks < MAX_TASKS) {
+			memcpy(r->tasks[r->nr_tasks], r->val, sizeof(r->val));
+			nla = nlmsg_find_attr(nlh, GENL_HDRLEN,
+					      WSC_LAT_A_TRACE_COMM);
+			if (nla)
+				snprintf(r->comm[r->nr_tasks], 16, "%.*s",
+					 nla_len(nla), (char *)nla_data(nla));
+		}
+		r->nr_tasks++;
+	}
 	return NL_OK;
 }
 
@@ -319,11 +387,12 @@ static void trace_send(struct trace_sock *ts, struct nl_msg *msg,
 	genl_raw_send(ts->sk, msg, &r->ack, on_valid, r);
 }
 
-/* @cmd with no attribute; FETCH is sent as a dump. */
+/* @cmd with no attribute; FETCH and TASKS are sent as dumps. */
 static void trace_cmd(struct trace_sock *ts, uint8_t cmd,
 		      struct trace_reply *r)
 {
-	int flags = cmd == WSC_LAT_CMD_TRACE_FETCH ? NLM_F_DUMP : 0;
+	int flags = cmd == WSC_LAT_CMD_TRACE_FETCH ||
+		    cmd == WSC_LAT_CMD_TRACE_TASKS ? NLM_F_DUMP : 0;
 
 	trace_send(ts, trace_msg(ts, cmd, flags), r);
 }
@@ -343,6 +412,18 @@ static void trace_start_cgroup(struct trace_sock *ts, const char *path,
 	struct nl_msg *msg = trace_msg(ts, WSC_LAT_CMD_TRACE_START, 0);
 
 	ASSERT_EQ(nla_put_string(msg, WSC_LAT_A_TRACE_CGROUP, path), 0);
+	trace_send(ts, msg, r);
+}
+
+/* @cmd about trace @id (RUN_ID). */
+static void trace_by_number(struct trace_sock *ts, uint8_t cmd, uint64_t id,
+			    struct trace_reply *r)
+{
+	int flags = cmd == WSC_LAT_CMD_TRACE_FETCH ||
+		    cmd == WSC_LAT_CMD_TRACE_TASKS ? NLM_F_DUMP : 0;
+	struct nl_msg *msg = trace_msg(ts, cmd, flags);
+
+	ASSERT_EQ(nla_put_u64(msg, WSC_LAT_A_RUN_ID, id), 0);
 	trace_send(ts, msg, r);
 }
 
@@ -383,7 +464,8 @@ static const int status_attrs[] = {
 	WSC_LAT_A_TRACE_LOST_TASKS, WSC_LAT_A_TRACE_LOST_CALLS,
 	WSC_LAT_A_TRACE_LOST_EXITS, WSC_LAT_A_TRACE_LOST_HIST,
 	WSC_LAT_A_TRACE_FOREIGN, WSC_LAT_A_TRACE_UNMATCHED,
-	WSC_LAT_A_TRACE_UNFINISHED,
+	WSC_LAT_A_TRACE_UNFINISHED, WSC_LAT_A_TRACE_FILTERED,
+	WSC_LAT_A_TRACE_LOST_ERRNOS, WSC_LAT_A_TRACE_LOST_RECORDS,
 };
 
 /*
@@ -443,13 +525,18 @@ static uint64_t trace_force_idle(void)
 	trace_open(&ts);
 	trace_status(&ts, &r);
 	state = r.val[WSC_LAT_A_TRACE_STATE];
-	if (state != WSC_TRACE_IDLE) {
-		trace_cmd(&ts, WSC_LAT_CMD_TRACE_STOP, &r);
-		trace_cmd(&ts, WSC_LAT_CMD_TRACE_RESET, &r);
-		if (r.err)
-			TH_LOG("cleanup: RESET: %d \"%s\"", r.err, r.msg);
+	/* Another socket's trace: root ends it by its number. */
+	while (r.val[WSC_LAT_A_TRACE_STATE] != WSC_TRACE_IDLE) {
+		trace_by_number(&ts, WSC_LAT_CMD_TRACE_STOP,
+				r.val[WSC_LAT_A_RUN_ID], &r);
 		trace_status(&ts, &r);
-		ASSERT_EQ(r.val[WSC_LAT_A_TRACE_STATE], WSC_TRACE_IDLE);
+		trace_by_number(&ts, WSC_LAT_CMD_TRACE_RESET,
+				r.val[WSC_LAT_A_RUN_ID], &r);
+		if (r.err) {
+			TH_LOG("cleanup: RESET: %d \"%s\"", r.err, r.msg);
+			ASSERT_EQ(r.err, 0);
+		}
+		trace_status(&ts, &r);
 	}
 	trace_close(&ts);
 	return state;
@@ -580,7 +667,18 @@ static uint64_t now_ms(void)
  * that a trace started now begins in the middle of that call: its exit
  * will be the trace's one unmatched exit.
  */
+static void target_spawn_failing(struct target *tg, int calls, int fails);
+
 static void target_spawn(struct target *tg, int calls)
+{
+	target_spawn_failing(tg, calls, 0);
+}
+
+/*
+ * As target_spawn(), and after the getppid calls, @fails openat calls
+ * that fail with ENOENT and @fails that fail with EBADF.
+ */
+static void target_spawn_failing(struct target *tg, int calls, int fails)
 {
 	uint64_t deadline;
 	int p[2], i;
@@ -600,6 +698,11 @@ static void target_spawn(struct target *tg, int calls)
 		/* Nothing else until the exit: the counts are exact. */
 		for (i = 0; i < calls; i++)
 			syscall(SYS_getppid);
+		for (i = 0; i < fails; i++) {
+			syscall(SYS_openat, AT_FDCWD, "/wsc-no-such-file",
+				O_RDONLY);
+			syscall(SYS_openat, -1, "relative", O_RDONLY);
+		}
 		_exit(0);
 	}
 	close(p[0]);
@@ -1053,6 +1156,9 @@ static void expect_fetch_consistent(const struct trace_reply *r)
 		EXPECT_GT(row->calls, 0);
 		EXPECT_LE(row->errors, row->calls);
 		EXPECT_LE(row->max_ns, row->total_ns);
+		EXPECT_LE(row->off_ns, row->total_ns);
+		/* Nothing lost from the errno tables in these small traces. */
+		EXPECT_EQ(row->errno_calls, row->errors);
 		EXPECT_EQ(row->bucket_calls, row->calls);
 		EXPECT_LE(row->low_sum, row->total_ns);
 		EXPECT_GE(row->high_sum, row->total_ns);
@@ -1085,7 +1191,7 @@ TRACE_TEST(live_trace)
 	EXPECT_EQ(r.val[WSC_LAT_A_TRACE_UNMATCHED], 0);
 	run_id = r.val[WSC_LAT_A_RUN_ID];
 
-	/* One trace at a time, whatever the second one's target. */
+	/* One active trace per socket, whatever the second one's target. */
 	trace_start_pid(&ts, getpid(), &r);
 	EXPECT_REFUSED(&r, EBUSY, "already active");
 	trace_start_cgroup(&ts, "/", &r);
@@ -1209,11 +1315,12 @@ TRACE_TEST(stop_active_trace)
 	expect_idle(&ts);
 }
 
-/* ---- the other commands take no attribute at all ---- */
+/* ---- the other commands take a trace's number and nothing else ---- */
 
 static const uint8_t no_attr_cmds[] = {
 	WSC_LAT_CMD_TRACE_STOP, WSC_LAT_CMD_TRACE_STATUS,
 	WSC_LAT_CMD_TRACE_FETCH, WSC_LAT_CMD_TRACE_RESET,
+	WSC_LAT_CMD_TRACE_TASKS,
 };
 
 /*
@@ -1221,7 +1328,7 @@ static const uint8_t no_attr_cmds[] = {
  * no trace says -EINVAL, not -ENOENT, and no dump starts (NLMSG_ERROR,
  * not NLMSG_DONE).
  */
-TRACE_TEST(other_commands_take_no_attribute)
+TRACE_TEST(other_commands_take_only_a_number)
 {
 	struct trace_sock ts;
 	struct trace_reply r;
@@ -1231,7 +1338,8 @@ TRACE_TEST(other_commands_take_no_attribute)
 
 	trace_open(&ts);
 	for (i = 0; i < ARRAY_SIZE(no_attr_cmds); i++) {
-		flags = no_attr_cmds[i] == WSC_LAT_CMD_TRACE_FETCH ?
+		flags = no_attr_cmds[i] == WSC_LAT_CMD_TRACE_FETCH ||
+			no_attr_cmds[i] == WSC_LAT_CMD_TRACE_TASKS ?
 			NLM_F_DUMP : 0;
 
 		msg = trace_msg(&ts, no_attr_cmds[i], flags);
@@ -1256,6 +1364,468 @@ TRACE_TEST(other_commands_take_no_attribute)
 		EXPECT_EQ(r.messages, 0);
 	}
 	expect_idle(&ts);
+}
+
+/* ---- filters, errnos, tasks, several traces ---- */
+
+/* START of @pid with the filters given: a call set of @nr (or -1), ... */
+static void trace_start_filtered(struct trace_sock *ts, uint32_t pid,
+				 int nr, bool failed, uint32_t err,
+				 struct trace_reply *r)
+{
+	struct nl_msg *msg = trace_msg(ts, WSC_LAT_CMD_TRACE_START, 0);
+	uint8_t set[WSC_TRACE_NR_MAX / 8] = { 0 };
+
+	ASSERT_EQ(nla_put_u32(msg, WSC_LAT_A_TRACE_PID, pid), 0);
+	if (nr >= 0) {
+		set[nr / 8] |= 1u << (nr % 8);
+		ASSERT_EQ(nla_put(msg, WSC_LAT_A_TRACE_CALL_SET, nr / 8 + 1,
+				  set), 0);
+	}
+	if (failed)
+		ASSERT_EQ(nla_put_flag(msg, WSC_LAT_A_TRACE_FAILED), 0);
+	if (err)
+		ASSERT_EQ(nla_put_u32(msg, WSC_LAT_A_TRACE_ERRNO, err), 0);
+	trace_send(ts, msg, r);
+}
+
+/* The count of @err among @row's errnos, 0 if absent. */
+static uint64_t row_errno(const struct trace_row *row, uint32_t err)
+{
+	unsigned int i;
+
+	for (i = 0; i < row->errnos && i < MAX_ERRNOS; i++)
+		if (row->errno_val[i] == err)
+			return row->errno_count[i];
+	return 0;
+}
+
+/* Calls of the failing target below, and of each kind of its failures. */
+#define FAILS		7
+
+/*
+ * Trace the failing target with the filters given until it exits; @f is
+ * the fetch, @st the final status.  Rows other than getppid, openat and
+ * exit_group would be the test's own mistake: logged.
+ */
+static void trace_failing_target(int nr, bool failed, uint32_t err,
+				 struct trace_reply *st, struct trace_reply *f)
+{
+	struct trace_sock ts;
+	struct trace_reply r;
+	struct target tg;
+	int i;
+
+	trace_open(&ts);
+	target_spawn_failing(&tg, GETPPID_CALLS, FAILS);
+	trace_start_filtered(&ts, tg.pid, nr, failed, err, &r);
+	ASSERT_OK(&r, "START");
+	/* START answers with the new trace's status. */
+	EXPECT_EQ(r.messages, 1);
+	EXPECT_EQ(r.cmd, WSC_LAT_CMD_TRACE_STATUS);
+	EXPECT_EQ(r.val[WSC_LAT_A_TRACE_STATE], WSC_TRACE_ACTIVE);
+	EXPECT_EQ(r.has[WSC_LAT_A_TRACE_FAILED], failed);
+	EXPECT_EQ(r.val[WSC_LAT_A_TRACE_ERRNO], err);
+	target_wake(&tg);
+	target_reap(&tg);
+	wait_for_end(&ts, st);
+	trace_cmd(&ts, WSC_LAT_CMD_TRACE_FETCH, f);
+	ASSERT_OK(f, "FETCH");
+	expect_fetch_consistent(f);
+	for (i = 0; i < NR_MAX; i++)
+		if (f->rows[i].seen && i != __NR_getppid && i != __NR_openat &&
+		    i != __NR_exit_group)
+			TH_LOG("also seen: call %d, %llu times", i,
+			       (unsigned long long)f->rows[i].calls);
+	trace_close(&ts);
+}
+
+/* Each failed call counted under its own errno, exactly. */
+TRACE_TEST(errno_counts)
+{
+	struct trace_reply st, f;
+	const struct trace_row *open;
+
+	trace_failing_target(-1, false, 0, &st, &f);
+	open = &f.rows[__NR_openat];
+	EXPECT_EQ(open->calls, 2 * FAILS);
+	EXPECT_EQ(open->errors, 2 * FAILS);
+	EXPECT_EQ(open->errnos, 2);
+	EXPECT_EQ(row_errno(open, ENOENT), FAILS);
+	EXPECT_EQ(row_errno(open, EBADF), FAILS);
+	EXPECT_EQ(f.rows[__NR_getppid].calls, GETPPID_CALLS);
+	EXPECT_EQ(f.rows[__NR_getppid].errnos, 0);
+	EXPECT_EQ(st.val[WSC_LAT_A_TRACE_FILTERED], 0);
+	EXPECT_EQ(st.val[WSC_LAT_A_TRACE_LOST_ERRNOS], 0);
+}
+
+/* Failed calls only: the rest is counted as filtered, one by one. */
+TRACE_TEST(filter_failed)
+{
+	struct trace_reply st, f;
+
+	trace_failing_target(-1, true, 0, &st, &f);
+	EXPECT_EQ(f.rows[__NR_openat].calls, 2 * FAILS);
+	EXPECT_FALSE(f.rows[__NR_getppid].seen);
+	EXPECT_FALSE(f.rows[__NR_exit_group].seen);
+	/* getppid's calls and exit_group's one. */
+	EXPECT_EQ(st.val[WSC_LAT_A_TRACE_FILTERED], GETPPID_CALLS + 1);
+	EXPECT_TRUE(st.has[WSC_LAT_A_TRACE_FAILED]);
+}
+
+/* One errno only. */
+TRACE_TEST(filter_errno)
+{
+	struct trace_reply st, f;
+	const struct trace_row *open;
+
+	trace_failing_target(-1, false, ENOENT, &st, &f);
+	open = &f.rows[__NR_openat];
+	EXPECT_EQ(open->calls, FAILS);
+	EXPECT_EQ(open->errnos, 1);
+	EXPECT_EQ(row_errno(open, ENOENT), FAILS);
+	EXPECT_FALSE(f.rows[__NR_getppid].seen);
+	EXPECT_EQ(st.val[WSC_LAT_A_TRACE_FILTERED],
+		  GETPPID_CALLS + FAILS + 1);
+	EXPECT_EQ(st.val[WSC_LAT_A_TRACE_ERRNO], ENOENT);
+}
+
+/* One system call only, left out at the entry. */
+TRACE_TEST(filter_call_set)
+{
+	struct trace_reply st, f;
+
+	trace_failing_target(__NR_getppid, false, 0, &st, &f);
+	EXPECT_EQ(f.rows[__NR_getppid].calls, GETPPID_CALLS);
+	EXPECT_FALSE(f.rows[__NR_openat].seen);
+	EXPECT_FALSE(f.rows[__NR_exit_group].seen);
+	EXPECT_EQ(st.val[WSC_LAT_A_TRACE_FILTERED], 2 * FAILS + 1);
+}
+
+/* A START of this process, for a test to add an attribute to. */
+static struct nl_msg *start_of_self(struct trace_sock *ts)
+{
+	struct nl_msg *msg = trace_msg(ts, WSC_LAT_CMD_TRACE_START, 0);
+
+	ASSERT_EQ(nla_put_u32(msg, WSC_LAT_A_TRACE_PID, getpid()), 0);
+	return msg;
+}
+
+/* Bad filters and targets are refused before anything is attached. */
+TRACE_TEST(start_bad_filters)
+{
+	uint8_t set[WSC_TRACE_NR_MAX / 8 + 1] = { 0 };
+	struct trace_sock ts;
+	struct trace_reply r;
+	struct nl_msg *msg;
+
+	trace_open(&ts);
+	/* An empty set counts nothing: a mistake, not a trace. */
+	msg = start_of_self(&ts);
+	ASSERT_EQ(nla_put(msg, WSC_LAT_A_TRACE_CALL_SET, 0, set), 0);
+	trace_send(&ts, msg, &r);
+	EXPECT_REFUSED(&r, EINVAL, "empty");
+	msg = start_of_self(&ts);
+	ASSERT_EQ(nla_put(msg, WSC_LAT_A_TRACE_CALL_SET, 16, set), 0);
+	trace_send(&ts, msg, &r);
+	EXPECT_REFUSED(&r, EINVAL, "names no system call");
+	/* Only a number past this kernel's last call: nothing to count. */
+	set[1000 / 8] = 1u << (1000 % 8);
+	msg = start_of_self(&ts);
+	ASSERT_EQ(nla_put(msg, WSC_LAT_A_TRACE_CALL_SET, 1000 / 8 + 1, set), 0);
+	trace_send(&ts, msg, &r);
+	EXPECT_REFUSED(&r, EINVAL, "names no system call");
+	/* With one it has, the others are left out. */
+	set[__NR_getppid / 8] |= 1u << (__NR_getppid % 8);
+	msg = start_of_self(&ts);
+	ASSERT_EQ(nla_put(msg, WSC_LAT_A_TRACE_CALL_SET, 1000 / 8 + 1, set), 0);
+	trace_send(&ts, msg, &r);
+	EXPECT_EQ(r.err, 0);
+	trace_stop_and_reset(&ts);
+	/* Longer than WSC_TRACE_NR_MAX bits: the policy's length. */
+	msg = start_of_self(&ts);
+	ASSERT_EQ(nla_put(msg, WSC_LAT_A_TRACE_CALL_SET, sizeof(set), set), 0);
+	trace_send(&ts, msg, &r);
+	EXPECT_NE(r.err, 0);
+	EXPECT_TRUE(r.bad_attr);
+	/* Errnos 1..4095 only. */
+	trace_start_filtered(&ts, getpid(), -1, false, 0, &r);
+	EXPECT_EQ(r.err, 0);
+	trace_stop_and_reset(&ts);
+	msg = start_of_self(&ts);
+	ASSERT_EQ(nla_put_u32(msg, WSC_LAT_A_TRACE_ERRNO, 0), 0);
+	trace_send(&ts, msg, &r);
+	EXPECT_REFUSED(&r, ERANGE, "out of range");
+	EXPECT_TRUE(r.bad_attr);
+	msg = start_of_self(&ts);
+	ASSERT_EQ(nla_put_u32(msg, WSC_LAT_A_TRACE_ERRNO,
+			      WSC_TRACE_ERRNO_MAX + 1), 0);
+	trace_send(&ts, msg, &r);
+	EXPECT_REFUSED(&r, ERANGE, "out of range");
+	/* The machine and a process: two targets. */
+	msg = start_of_self(&ts);
+	ASSERT_EQ(nla_put_flag(msg, WSC_LAT_A_TRACE_ALL), 0);
+	trace_send(&ts, msg, &r);
+	EXPECT_REFUSED(&r, EINVAL, "not both");
+	EXPECT_TRUE(r.bad_attr);
+	/* A number that names no trace. */
+	msg = trace_msg(&ts, WSC_LAT_CMD_TRACE_STATUS, 0);
+	ASSERT_EQ(nla_put_u64(msg, WSC_LAT_A_RUN_ID, UINT64_MAX), 0);
+	trace_send(&ts, msg, &r);
+	EXPECT_REFUSED(&r, ENOENT, "no trace of that number");
+	msg = trace_msg(&ts, WSC_LAT_CMD_TRACE_FETCH, NLM_F_DUMP);
+	ASSERT_EQ(nla_put_u64(msg, WSC_LAT_A_RUN_ID, UINT64_MAX), 0);
+	trace_send(&ts, msg, &r);
+	EXPECT_REFUSED(&r, ENOENT, "no trace of that number");
+	expect_idle(&ts);
+}
+
+/* Per task: who it was, its parent, its name and its calls. */
+TRACE_TEST(tasks_dump)
+{
+	struct trace_reply r, f, t;
+	struct trace_sock ts;
+	char comm[16] = "";
+	struct target tg;
+	pid_t child;
+
+	ASSERT_EQ(prctl(PR_GET_NAME, comm), 0);
+	trace_open(&ts);
+	target_spawn_failing(&tg, GETPPID_CALLS, FAILS);
+	child = tg.pid;
+	trace_start_pid(&ts, child, &r);
+	ASSERT_OK(&r, "START");
+	target_wake(&tg);
+	target_reap(&tg);
+	wait_for_end(&ts, &r);
+	trace_cmd(&ts, WSC_LAT_CMD_TRACE_FETCH, &f);
+	ASSERT_OK(&f, "FETCH");
+	trace_cmd(&ts, WSC_LAT_CMD_TRACE_TASKS, &t);
+	ASSERT_OK(&t, "TASKS");
+	ASSERT_EQ(t.nr_tasks, 1);
+	EXPECT_EQ(t.tasks[0][WSC_LAT_A_TRACE_TID], child);
+	EXPECT_EQ(t.tasks[0][WSC_LAT_A_TRACE_TGID], child);
+	EXPECT_EQ(t.tasks[0][WSC_LAT_A_TRACE_PPID], getpid());
+	if (strcmp(t.comm[0], comm)) {
+		TH_LOG("TRACE_COMM \"%s\", not \"%s\"", t.comm[0], comm);
+		wsc_test_failed = 1;
+	}
+	/* Every call of the fetch is the one task's. */
+	EXPECT_EQ(t.tasks[0][WSC_LAT_A_TRACE_CALLS],
+		  GETPPID_CALLS + 2 * FAILS + 1);
+	EXPECT_EQ(t.tasks[0][WSC_LAT_A_ERRORS], 2 * FAILS);
+	EXPECT_EQ(t.tasks[0][WSC_LAT_A_TRACE_TOTAL_NS],
+		  f.rows[__NR_getppid].total_ns + f.rows[__NR_openat].total_ns +
+		  f.rows[__NR_exit_group].total_ns);
+	EXPECT_LE(t.tasks[0][WSC_LAT_A_TRACE_OFF_NS],
+		  t.tasks[0][WSC_LAT_A_TRACE_TOTAL_NS]);
+}
+
+/*
+ * WSC_TRACE_MAX traces at once, two of each target, each counting its
+ * own target exactly; one more is refused; each socket's commands mean
+ * its own trace; a closed socket's trace is gone, and makes room.
+ */
+TRACE_TEST(several_traces_at_once)
+{
+	struct trace_sock ts[WSC_TRACE_MAX], extra;
+	struct target tg[WSC_TRACE_MAX / 2];
+	uint64_t id[WSC_TRACE_MAX];
+	struct trace_reply r, f;
+	struct nl_msg *msg;
+	int i;
+
+	for (i = 0; i < WSC_TRACE_MAX / 2; i++)
+		target_spawn(&tg[i], GETPPID_CALLS + i);
+	for (i = 0; i < WSC_TRACE_MAX; i++) {
+		trace_open(&ts[i]);
+		trace_start_pid(&ts[i], tg[i / 2].pid, &r);
+		ASSERT_OK(&r, "START");
+		id[i] = r.val[WSC_LAT_A_RUN_ID];
+		EXPECT_GT(id[i], 0);
+	}
+	trace_open(&extra);
+	trace_start_pid(&extra, tg[0].pid, &r);
+	EXPECT_REFUSED(&r, EBUSY, "most traces");
+	/* Without a number each socket means its own trace... */
+	for (i = 0; i < WSC_TRACE_MAX; i++) {
+		trace_status(&ts[i], &r);
+		EXPECT_EQ(r.val[WSC_LAT_A_RUN_ID], id[i]);
+		EXPECT_EQ(r.val[WSC_LAT_A_TRACE_PID], tg[i / 2].pid);
+	}
+	/* ...and with one, any socket reads any trace. */
+	msg = trace_msg(&extra, WSC_LAT_CMD_TRACE_STATUS, 0);
+	ASSERT_EQ(nla_put_u64(msg, WSC_LAT_A_RUN_ID, id[3]), 0);
+	trace_send(&extra, msg, &r);
+	ASSERT_OK(&r, "STATUS by number");
+	EXPECT_EQ(r.val[WSC_LAT_A_RUN_ID], id[3]);
+
+	for (i = 0; i < WSC_TRACE_MAX / 2; i++) {
+		target_wake(&tg[i]);
+		target_reap(&tg[i]);
+	}
+	for (i = 0; i < WSC_TRACE_MAX; i++) {
+		wait_for_end(&ts[i], &r);
+		EXPECT_EQ(r.val[WSC_LAT_A_TRACE_END], WSC_TRACE_END_EXITED);
+		trace_cmd(&ts[i], WSC_LAT_CMD_TRACE_FETCH, &f);
+		ASSERT_OK(&f, "FETCH");
+		expect_fetch_consistent(&f);
+		EXPECT_EQ(f.rows[__NR_getppid].calls, GETPPID_CALLS + i / 2);
+		EXPECT_EQ(f.rows[__NR_exit_group].calls, 1);
+	}
+
+	/* A closed socket takes its trace along. */
+	trace_close(&ts[5]);
+	msg = trace_msg(&extra, WSC_LAT_CMD_TRACE_STATUS, 0);
+	ASSERT_EQ(nla_put_u64(msg, WSC_LAT_A_RUN_ID, id[5]), 0);
+	trace_send(&extra, msg, &r);
+	EXPECT_REFUSED(&r, ENOENT, "no trace of that number");
+	trace_start_pid(&extra, getpid(), &r);
+	ASSERT_OK(&r, "START in the room made");
+	for (i = 0; i < WSC_TRACE_MAX; i++)
+		if (i != 5)
+			trace_close(&ts[i]);
+	trace_close(&extra);
+	trace_open(&extra);
+	expect_idle(&extra);
+}
+
+/* An active trace dies with its socket, and the module can go again. */
+TRACE_TEST(closed_socket_ends_active_trace)
+{
+	struct trace_sock ts;
+	struct trace_reply r;
+	struct target tg;
+
+	/* First: a child forked later would hold the socket open too. */
+	target_spawn(&tg, 0);
+	trace_open(&ts);
+	trace_start_pid(&ts, tg.pid, &r);
+	ASSERT_OK(&r, "START");
+	trace_close(&ts);
+	trace_open(&ts);
+	expect_idle(&ts);
+	target_kill(&tg);
+}
+
+/* Every task of the machine, but the starter's process. */
+TRACE_TEST(all_tasks)
+{
+	struct trace_reply r, f, t;
+	struct trace_sock ts;
+	struct nl_msg *msg;
+	struct target tg;
+	bool found = false;
+	pid_t child;
+	int i;
+
+	trace_open(&ts);
+	target_spawn(&tg, GETPPID_CALLS);
+	child = tg.pid;
+	msg = trace_msg(&ts, WSC_LAT_CMD_TRACE_START, 0);
+	ASSERT_EQ(nla_put_flag(msg, WSC_LAT_A_TRACE_ALL), 0);
+	trace_send(&ts, msg, &r);
+	ASSERT_OK(&r, "START");
+	EXPECT_TRUE(r.has[WSC_LAT_A_TRACE_ALL]);
+	EXPECT_FALSE(r.has[WSC_LAT_A_TRACE_PID]);
+	target_wake(&tg);
+	target_reap(&tg);
+	/* The machine's trace does not end by itself. */
+	trace_status(&ts, &r);
+	EXPECT_EQ(r.val[WSC_LAT_A_TRACE_STATE], WSC_TRACE_ACTIVE);
+	trace_cmd(&ts, WSC_LAT_CMD_TRACE_STOP, &r);
+	ASSERT_OK(&r, "STOP");
+	trace_cmd(&ts, WSC_LAT_CMD_TRACE_FETCH, &f);
+	ASSERT_OK(&f, "FETCH");
+	EXPECT_GE(f.rows[__NR_getppid].calls, GETPPID_CALLS);
+	trace_cmd(&ts, WSC_LAT_CMD_TRACE_TASKS, &t);
+	ASSERT_OK(&t, "TASKS");
+	EXPECT_GE(t.nr_tasks, 1);
+	for (i = 0; i < t.nr_tasks && i < MAX_TASKS; i++) {
+		/* The tracer does not count itself. */
+		EXPECT_NE(t.tasks[i][WSC_LAT_A_TRACE_TGID], getpid());
+		if (t.tasks[i][WSC_LAT_A_TRACE_TID] != (uint64_t)child)
+			continue;
+		found = true;
+		/* It joined at its first call: getppid, then exit_group. */
+		EXPECT_EQ(t.tasks[i][WSC_LAT_A_TRACE_CALLS], GETPPID_CALLS + 1);
+		EXPECT_EQ(t.tasks[i][WSC_LAT_A_TRACE_PPID], getpid());
+	}
+	EXPECT_TRUE(found);
+}
+
+/* Drop to nobody with CAP_PERFMON alone: may trace, and no more. */
+static void become_perfmon_only(void)
+{
+	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct data[2] = { { 0 } };
+
+	ASSERT_EQ(prctl(PR_SET_KEEPCAPS, 1), 0);
+	become_nobody();
+	data[CAP_PERFMON / 32].permitted = 1u << (CAP_PERFMON % 32);
+	data[CAP_PERFMON / 32].effective = 1u << (CAP_PERFMON % 32);
+	ASSERT_EQ(syscall(SYS_capset, &hdr, data), 0);
+}
+
+/*
+ * A socket's commands without a number are about its own trace only; with
+ * one, another's trace may be read by whoever may trace, but stopped or
+ * reset only with CAP_SYS_ADMIN: tracing users do not end each other's.
+ */
+TRACE_TEST(another_sockets_trace)
+{
+	struct trace_sock mine, theirs;
+	struct trace_reply r;
+	struct target tg;
+	uint64_t id;
+	int status;
+	pid_t pid;
+
+	target_spawn(&tg, 0);
+	trace_open(&mine);
+	trace_start_pid(&mine, tg.pid, &r);
+	ASSERT_OK(&r, "START");
+	id = r.val[WSC_LAT_A_RUN_ID];
+
+	fflush(stdout);
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		become_perfmon_only();
+		trace_open(&theirs);
+		trace_cmd(&theirs, WSC_LAT_CMD_TRACE_STOP, &r);
+		EXPECT_REFUSED(&r, ENOENT, "no trace to stop");
+		trace_cmd(&theirs, WSC_LAT_CMD_TRACE_RESET, &r);
+		EXPECT_EQ(r.err, 0);
+		trace_by_number(&theirs, WSC_LAT_CMD_TRACE_STOP, id, &r);
+		EXPECT_REFUSED(&r, EPERM, "another socket's");
+		trace_by_number(&theirs, WSC_LAT_CMD_TRACE_RESET, id, &r);
+		EXPECT_REFUSED(&r, EPERM, "another socket's");
+		/* Reading it is what CAP_PERFMON is for. */
+		trace_by_number(&theirs, WSC_LAT_CMD_TRACE_FETCH, id, &r);
+		EXPECT_EQ(r.err, 0);
+		/* It may trace too, beside the first. */
+		trace_start_pid(&theirs, tg.pid, &r);
+		EXPECT_EQ(r.err, 0);
+		fflush(stdout);
+		_exit(wsc_test_failed);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		ASSERT_EQ(errno, EINTR);
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+
+	trace_status(&mine, &r);
+	EXPECT_EQ(r.val[WSC_LAT_A_TRACE_STATE], WSC_TRACE_ACTIVE);
+	EXPECT_EQ(r.val[WSC_LAT_A_RUN_ID], id);
+	/* Root may end another's trace by its number. */
+	trace_open(&theirs);
+	trace_by_number(&theirs, WSC_LAT_CMD_TRACE_STOP, id, &r);
+	EXPECT_EQ(r.err, 0);
+	trace_status(&mine, &r);
+	EXPECT_EQ(r.val[WSC_LAT_A_TRACE_STATE], WSC_TRACE_ENDED);
+	EXPECT_EQ(r.val[WSC_LAT_A_TRACE_END], WSC_TRACE_END_STOPPED);
+	trace_close(&theirs);
+	target_kill(&tg);
 }
 
 TEST_HARNESS_MAIN

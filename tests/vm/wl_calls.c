@@ -16,6 +16,9 @@
  *   wl_calls exec-thread N a thread other than the leader execs
  *                          `wl_calls threads N` (the exec takes over the
  *                          leader's identity)
+ *   wl_calls errnos N      N chdir failing with ENOENT, N with ENOTDIR and
+ *                          N close failing with EBADF (per-errno counts)
+ *   wl_calls sleep MS N    N sleeps of MS milliseconds (off-CPU time)
  *   wl_calls hammer P T N  P processes of T threads each, every thread
  *                          making N getppid: on a 2-CPU guest, one thread
  *                          in three pinned to CPU 0, one to CPU 1, one free
@@ -36,6 +39,7 @@
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 
 static void die(const char *what)
 {
@@ -62,7 +66,8 @@ static void repeat(long nr, unsigned long n, long a0, long a1)
 	unsigned long i;
 
 	for (i = 0; i < n; i++)
-		if (syscall(nr, a0, a1) < 0 && nr != SYS_chdir)
+		if (syscall(nr, a0, a1) < 0 && nr != SYS_chdir &&
+		    nr != SYS_close)
 			die("a counted call failed");
 }
 
@@ -238,10 +243,32 @@ static int fifo(const char *path, unsigned long n)
 	return 0;
 }
 
+static int errnos(unsigned long n)
+{
+	repeat(SYS_chdir, n, (long)"/nonexistent/wl_calls", 0);
+	repeat(SYS_chdir, n, (long)"/etc/passwd/wl_calls", 0);
+	repeat(SYS_close, n, -1, 0);
+	return 0;
+}
+
+static int sleeps(unsigned long ms, unsigned long n)
+{
+	struct timespec ts = { (time_t)(ms / 1000), (long)(ms % 1000) * 1000000L };
+
+	while (n--)
+		if (syscall(SYS_nanosleep, &ts, NULL))
+			die("nanosleep");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 4 && !strcmp(argv[1], "procs"))
 		return procs(number(argv[2]), number(argv[3]));
+	if (argc == 3 && !strcmp(argv[1], "errnos"))
+		return errnos(number(argv[2]));
+	if (argc == 4 && !strcmp(argv[1], "sleep"))
+		return sleeps(number(argv[2]), number(argv[3]));
 	if (argc == 3 && !strcmp(argv[1], "threads"))
 		return threads(number(argv[2]));
 	if (argc == 4 && !strcmp(argv[1], "fifo"))
@@ -251,6 +278,6 @@ int main(int argc, char **argv)
 		return hammer(number(argv[2]), number(argv[3]), number(argv[4]));
 	if (argc == 3 && !strcmp(argv[1], "exec-thread"))
 		return exec_thread(argv[2]);
-	fprintf(stderr, "usage: wl_calls procs N K | threads N | fifo PATH N | exec-thread N | hammer P T N\n");
+	fprintf(stderr, "usage: wl_calls procs N K | errnos N | sleep MS N | threads N | fifo PATH N | exec-thread N | hammer P T N\n");
 	return 2;
 }

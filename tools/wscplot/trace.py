@@ -82,6 +82,11 @@ def read_trace_json(path):
                "group": field(path, rec, "group", "str", where),
                "calls": field(path, rec, "calls", "count", where),
                "total_ns": field(path, rec, "total_ns", "ns", where),
+               # Older files have no split: their time is wall clock only.
+               "on_cpu_ns": (field(path, rec, "on_cpu_ns", "ns", where)
+                             if "on_cpu_ns" in rec else None),
+               "off_cpu_ns": (field(path, rec, "off_cpu_ns", "ns", where)
+                              if "off_cpu_ns" in rec else None),
                "p50_ns": field(path, rec, "p50_ns", "ns", where),
                "p99_ns": field(path, rec, "p99_ns", "ns", where),
                "hist": read_hist(path, field(path, rec, "hist", "list", where), where)}
@@ -207,14 +212,35 @@ def group_order(times):
     return sorted(share, key=lambda g: (-share[g], g))
 
 
-def plot_trace_share(workloads, path):
-    """Per workload, a bar split by group: its share of the time in system calls."""
+# --time: which of a row's times the share figure splits, and its words.
+TIMES = {
+    "cpu": ("on_cpu_ns", "time on the CPU in system calls"),
+    "wall": ("total_ns", "time in system calls, entry to exit"),
+    "off": ("off_cpu_ns", "time off the CPU in system calls (blocked or waiting)"),
+}
+
+
+def row_time(w, row, time):
+    """ROW's time of kind TIME (TIMES), or its wall time when W's file
+    predates the split (noted once per file)."""
+    ns = row[TIMES[time][0]]
+    if ns is not None:
+        return ns
+    if not w.get("noted_split"):
+        note(f"trace: {w['path']} has no on/off-CPU split (an older wsc): "
+             "its share is of wall time")
+        w["noted_split"] = True
+    return row["total_ns"]
+
+
+def plot_trace_share(workloads, time, path):
+    """Per workload, a bar split by group: its share of the TIME in system calls."""
     np = mpl.np
     times = []
     for w in workloads:
         per = {}
         for row in w["doc"]["calls"].values():
-            per[row["group"]] = per.get(row["group"], 0) + row["total_ns"]
+            per[row["group"]] = per.get(row["group"], 0) + row_time(w, row, time)
         times.append(per)
     groups = group_order(times)
     palette = Palette(groups)
@@ -235,10 +261,10 @@ def plot_trace_share(workloads, path):
                   fontsize="small")
     ax.invert_yaxis()
     ax.set_xlim(0, 100)
-    ax.set_xlabel("share of the time in system calls, %")
+    ax.set_xlabel(f"share of the {TIMES[time][1]}, %")
     ax.legend(fontsize="small", ncols=min(len(groups), 7), loc="lower center",
               bbox_to_anchor=(0.5, 1.0), frameon=False)
-    trace_title(fig, "wsc trace: where the system call time went, by paper 001's group",
+    trace_title(fig, f"wsc trace: where the {TIMES[time][1]} went, by paper 001's group",
                 workloads)
     return save_png(fig, path)
 
@@ -273,7 +299,7 @@ def run_trace(args):
     make_outdir(out)
     for name in names:
         yield plot_trace_call(name, workloads, out / f"trace-{name}.png")
-    yield plot_trace_share(workloads, out / "trace-share.png")
+    yield plot_trace_share(workloads, args.time, out / "trace-share.png")
 
 
 def call_list(text):
@@ -321,9 +347,12 @@ def add_trace(commands):
         f"in each workload overlaid ({PER_OCTAVE} bins per octave on a log axis, "
         "the height the fraction of the workload's calls of it), with carets at "
         "each workload's p50 and p99; and trace-share.png: per workload, the "
-        "share of its system call time in each of paper 001's groups.  A title "
-        "in red names the workloads whose trace lost calls or tasks.")
+        "share of its system call time (--time) in each of paper 001's groups.  "
+        "A title in red names the workloads whose trace lost calls or tasks.")
     add_trace_inputs(p, "legends")
+    p.add_argument("--time", choices=sorted(TIMES), default="cpu",
+                   help="the time trace-share.png splits: on the CPU (cpu, default, as "
+                   "wsc trace's share), entry to exit (wall), or blocked and waiting (off)")
     which = p.add_mutually_exclusive_group()
     which.add_argument("--calls", type=call_list, metavar="CALL,...",
                        help="draw these system calls (default: the union of each "
