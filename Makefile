@@ -21,7 +21,14 @@
 #   make style         checkpatch (and codespell) over the module and the
 #                      shared headers
 #   make install       PREFIX=/usr/local DESTDIR=; headers in include/wsc/
-#                      manual pages in MANDIR, bash completion in BASHCOMPDIR
+#                      manual pages in MANDIR, bash completion in BASHCOMPDIR;
+#                      without DESTDIR (the running system) it also runs
+#                      ldconfig, so that programs find libwsc.so.SOVERSION
+#                      at once (LIBDIR must be one ld.so searches: see
+#                      /etc/ld.so.conf.d/, or set LD_LIBRARY_PATH)
+#   make check-headers the installed headers compile alone as C11 and C++17
+#                      with -Wpedantic -Werror, and a C and a C++ program
+#                      link against the installed copy (tests/tools/test_headers)
 #   make dkms-install  the module's source and dkms.conf in /usr/src/wsc-VERSION,
 #                      added to DKMS and installed for KRELEASE
 #                      (DKMS_KERNELS= to name others; DESTDIR= only copies)
@@ -322,6 +329,16 @@ MAN8_PAGES := $(wildcard man/*.8)
 # pkg-config --define-prefix finds a tree that was moved.
 WSC_INCLUDEDIR = $(INCLUDEDIR)/wsc
 pc_rel = $(patsubst $(PREFIX)/%,$${prefix}/%,$(1))
+# A user's program includes libwsc.h, which needs the struct of
+# wsc_summary_types.h and the uapi header; wsc_hist.h and
+# wsc_experiments.h describe the lab's buckets and experiments.
+# wsc_summary.h (the 128-bit arithmetic the module and the library share)
+# stays inside.
+INSTALL_HEADERS := user/include/libwsc.h include/wsc_summary_types.h \
+	include/wsc_hist.h include/wsc_experiments.h
+# ldconfig after installing into the running system (DESTDIR empty):
+# it is in /sbin, which a user's PATH may not have.
+LDCONFIG ?= $(firstword $(wildcard /sbin/ldconfig /usr/sbin/ldconfig) ldconfig)
 # What it installs, not `all`: the packages' build (make deb) has neither
 # the kernel's headers for the module nor cmocka for the tests.
 install: $(STATIC_LIB) $(SHARED_LIB) $(CLI)
@@ -335,8 +352,7 @@ install: $(STATIC_LIB) $(SHARED_LIB) $(CLI)
 		-e 's|@INCLUDEDIR@|$(call pc_rel,$(INCLUDEDIR))|' -e 's|@VERSION@|$(VERSION)|' \
 		user/lib/libwsc.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/libwsc.pc
 	chmod 644 $(DESTDIR)$(LIBDIR)/pkgconfig/libwsc.pc
-	install -m 644 user/include/libwsc.h include/wsc_summary.h include/wsc_hist.h \
-		include/wsc_experiments.h $(DESTDIR)$(WSC_INCLUDEDIR)/
+	install -m 644 $(INSTALL_HEADERS) $(DESTDIR)$(WSC_INCLUDEDIR)/
 	install -m 644 include/uapi/linux/wsc.h $(DESTDIR)$(WSC_INCLUDEDIR)/linux/
 	install -m 755 $(CLI) $(DESTDIR)$(BINDIR)/
 	install -d $(DESTDIR)$(MANDIR)/man3 $(DESTDIR)$(MANDIR)/man8 \
@@ -344,6 +360,9 @@ install: $(STATIC_LIB) $(SHARED_LIB) $(CLI)
 	install -m 644 $(MAN3_PAGES) $(DESTDIR)$(MANDIR)/man3/
 	install -m 644 $(MAN8_PAGES) $(DESTDIR)$(MANDIR)/man8/
 	install -m 644 completion/wsc.bash $(DESTDIR)$(BASHCOMPDIR)/wsc
+ifeq ($(DESTDIR),)
+	$(LDCONFIG) || echo "make install: $(LDCONFIG) failed: run it as root, or programs will not find $(SONAME)" >&2
+endif
 
 # DKMS (README.md, "Install with DKMS or as Debian packages"): the
 # module's source as kbuild needs it, in the layout of this tree (kmod/

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/* SPDX-License-Identifier: GPL-2.0-only OR MIT */
 /*
  * The allowlist of wsc, as one list shared by the module (which enforces
  * it) and libwsc (whose conventional fallback must refuse the same calls).

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/* SPDX-License-Identifier: GPL-2.0-only OR MIT */
 /*
  * The experiments of the latency lab, as one list shared by the module
  * (which runs them) and the wsc CLI (which names them in --help and

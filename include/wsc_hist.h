@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/* SPDX-License-Identifier: GPL-2.0-only OR MIT */
 /*
  * Log-linear histogram buckets, shared by the module, which fills per-CPU
  * arrays of WSC_HIST_BUCKETS counters, and libwsc, which reads them back.

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/* SPDX-License-Identifier: GPL-2.0-only OR MIT */
 /*
  * The statistics of a set of latency samples, one implementation shared by
  * the module (for /proc/syscall_lat and netlink) and libwsc (for every
@@ -31,27 +31,7 @@
 
 #include <linux/types.h>
 
-
-/**
- * struct wsc_summary - what a set of samples says
- * @count:  samples summarised; all other fields are 0 when it is 0
- * @mean_ps, @median_ps, @stddev_ps, @min_ps, @max_ps: as above
- * @ci95_lo_ps, @ci95_hi_ps: the 95% confidence interval of the mean
- * @p50_ps, @p95_ps, @p99_ps: percentiles
- */
-struct wsc_summary {
-	__u64 count;
-	__u64 mean_ps;
-	__u64 median_ps;
-	__u64 stddev_ps;
-	__u64 min_ps;
-	__u64 max_ps;
-	__u64 ci95_lo_ps;
-	__u64 ci95_hi_ps;
-	__u64 p50_ps;
-	__u64 p95_ps;
-	__u64 p99_ps;
-};
+#include "wsc_summary_types.h"
 
 /* @n / @d for a 64-bit @d, by long division (no __udivti3 in the kernel). */
 static inline unsigned __int128 wsc_u128_div(unsigned __int128 n, __u64 d)

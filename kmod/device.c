@@ -109,8 +109,22 @@ static const struct file_operations wsc_fops = {
 	.llseek		= noop_llseek,
 };
 
+/*
+ * A fixed minor, so that the module can be loaded by the first open of
+ * /dev/wsc: from the aliases below, depmod writes "wsc c 10:WSC_MINOR"
+ * to modules.devname, from which kmod-static-nodes and udev create
+ * /dev/wsc at boot, before the module is loaded; opening that node makes
+ * the misc driver ask for char-major-10-WSC_MINOR (drivers/char/misc.c).
+ * It comes from the range Documentation/admin-guide/devices.txt reserves
+ * for local use (misc 243-254 since 6.1; no in-tree driver of 6.1 or
+ * 6.12 takes 247, and sonypi's documentation suggests 250, so not that).
+ */
+#define WSC_MINOR	247
+MODULE_ALIAS_MISCDEV(WSC_MINOR);
+MODULE_ALIAS("devname:" WSC_DEVICE_NAME);
+
 static struct miscdevice wsc_miscdev = {
-	.minor	= MISC_DYNAMIC_MINOR,
+	.minor	= WSC_MINOR,
 	.name	= WSC_DEVICE_NAME,
 	.fops	= &wsc_fops,
 	/*
@@ -123,7 +137,19 @@ static struct miscdevice wsc_miscdev = {
 
 int wsc_device_init(void)
 {
-	return misc_register(&wsc_miscdev);
+	int ret = misc_register(&wsc_miscdev);
+
+	/*
+	 * A local driver of this machine holds the minor: /dev/wsc still
+	 * works with a dynamic one, only not loading the module on open.
+	 */
+	if (ret == -EBUSY) {
+		pr_warn("misc minor %d is taken: /dev/wsc gets a dynamic one, and opening it will not load wsc\n",
+			WSC_MINOR);
+		wsc_miscdev.minor = MISC_DYNAMIC_MINOR;
+		ret = misc_register(&wsc_miscdev);
+	}
+	return ret;
 }
 
 void wsc_device_exit(void)

@@ -148,10 +148,17 @@ static void wsc_calls_row(struct seq_file *m, struct wsc_proc_iter *it,
 	wsc_stats_sum_call(i, &s);
 	if (!s.calls)
 		return;
-	seq_printf(m, "%-16s %-9s %12llu %10llu %12llu %10llu %12llu\n",
-		   c->name, wsc_group_name(c->group), s.calls, s.errors,
-		   s.timed, s.timed ? div64_u64(s.total_ns, s.timed) : 0,
-		   s.max_ns);
+	seq_printf(m, "%-16s %-9s %12llu %10llu %12llu", c->name,
+		   wsc_group_name(c->group), s.calls, s.errors, s.timed);
+	/*
+	 * A call never timed has no latency: "-", which no reader can take
+	 * for a call that took 0 ns.
+	 */
+	if (s.timed)
+		seq_printf(m, " %10llu %12llu\n",
+			   div64_u64(s.total_ns, s.timed), s.max_ns);
+	else
+		seq_printf(m, " %10s %12s\n", "-", "-");
 }
 
 /* The lab's state: idle, or what is running. */

@@ -318,7 +318,29 @@ static void test_collect_flag_defaults_to_eight(void **state)
 	for (i = 0; i < 9; i++)
 		wsc_prep_nop(b, i);
 	assert_int_equal(wsc_batch_completed(b), WSC_DEFAULT_THRESHOLD);
-	assert_int_equal(wsc_batch_kernel_entries(b), 1);
+	/* Run plain: no entry through /dev/wsc, eight plain calls. */
+	assert_int_equal(wsc_batch_kernel_entries(b), 0);
+	assert_int_equal(wsc_batch_conventional_calls(b), 8);
+	wsc_batch_destroy(b);
+}
+
+/*
+ * Issue 26: six calls run conventionally said 1 kernel entry.  What it
+ * counts is entries through /dev/wsc: none here, where each of the six
+ * calls entered the kernel on its own.
+ */
+static void test_conventional_calls_take_no_device_entry(void **state)
+{
+	struct wsc_batch *b;
+	unsigned int i;
+
+	(void)state;
+	assert_int_equal(wsc_batch_create(&b, WSC_BATCH_CONVENTIONAL), 0);
+	for (i = 0; i < 6; i++)
+		wsc_prep_getppid(b);
+	assert_int_equal(wsc_batch_submit(b), 6);
+	assert_int_equal(wsc_batch_kernel_entries(b), 0);
+	assert_int_equal(wsc_batch_conventional_calls(b), 6);
 	wsc_batch_destroy(b);
 }
 
@@ -422,6 +444,8 @@ static void test_fallback_without_device(void **state)
 	assert_int_equal(wsc_prep_gettid(b), 0);
 	assert_int_equal(wsc_batch_submit(b), 1);
 	assert_int_equal(wsc_batch_result(b, 0), gettid());
+	assert_int_equal(wsc_batch_kernel_entries(b), 0);
+	assert_int_equal(wsc_batch_conventional_calls(b), 1);
 	wsc_batch_destroy(b);
 	unsetenv("WSC_DEVICE");
 	assert_int_equal(wsc_batch_create(&b, 0x100), -EINVAL);
@@ -474,6 +498,7 @@ int main(void)
 		cmocka_unit_test(test_conventional_runner_validates_like_the_module),
 		cmocka_unit_test(test_conventional_runner_runs_real_calls),
 		cmocka_unit_test(test_fallback_without_device),
+		cmocka_unit_test(test_conventional_calls_take_no_device_entry),
 		cmocka_unit_test(test_timing_in_the_conventional_runner),
 		cmocka_unit_test(test_call_names),
 	};

@@ -85,4 +85,61 @@ TEST(cancelled_entries_are_not_counted)
 	EXPECT_EQ(c1, c0);
 }
 
+/*
+ * Every row's latency columns: numbers when the call was timed, "-" when
+ * it never was (a mean of 0 ns would be a measurement no one made).
+ * Returns the rows whose columns say "-"; fails on a row that mixes them.
+ */
+static int proc_untimed_rows(void)
+{
+	char line[512], name[64], group[32], mean[32], max[32];
+	FILE *f = fopen("/proc/syscall_lat", "r");
+	int untimed = 0;
+
+	ASSERT_TRUE(f != NULL);
+	while (fgets(line, sizeof(line), f)) {
+		long long c, e, t;
+
+		if (line[0] == '#' || line[0] == '\n')
+			continue;
+		if (sscanf(line, "%63s %31s %lld %lld %lld %31s %31s", name,
+			   group, &c, &e, &t, mean, max) != 7)
+			continue;
+		if (t == 0) {
+			if (strcmp(mean, "-") || strcmp(max, "-"))
+				TH_LOG("%s: timed 0 but mean %s, max %s",
+				       name, mean, max);
+			EXPECT_TRUE(!strcmp(mean, "-") && !strcmp(max, "-"));
+			untimed++;
+		} else {
+			EXPECT_TRUE(mean[0] >= '0' && mean[0] <= '9');
+			EXPECT_TRUE(max[0] >= '0' && max[0] <= '9');
+		}
+	}
+	fclose(f);
+	return untimed;
+}
+
+TEST(untimed_calls_show_no_latency)
+{
+	struct wsc_entry ent[2] = { ENT1(SYS_fsync, 9999), ENT0(SYS_getppid) };
+	struct wsc_result res[2];
+	long long c, e, t;
+	int fd = wsc_test_open();
+
+	/* fsync untimed (and failing, to keep going), getppid timed. */
+	ent[0].flags = WSC_ENTRY_IGNORE_FAILURE;
+	ASSERT_EQ(wsc_test_submit(fd, ent, res, 1, 0, NULL), 1);
+	ASSERT_EQ(wsc_test_submit(fd, ent + 1, res + 1, 1, WSC_SUBMIT_TIMING,
+				  NULL), 1);
+	proc_row("getppid", &c, &e, &t);
+	EXPECT_GE(t, 1);
+	proc_row("fsync", &c, &e, &t);
+	EXPECT_GE(c, 1);
+	if (t == 0)
+		EXPECT_GE(proc_untimed_rows(), 1);
+	else
+		proc_untimed_rows();
+}
+
 TEST_HARNESS_MAIN

@@ -27,7 +27,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 #include <linux/wsc.h>
-#include "wsc_summary.h"
+#include "wsc_summary_types.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -90,7 +90,11 @@ unsigned int wsc_batch_completed(const struct wsc_batch *b);
 /* Entry at fault in the last refused submission, or WSC_NO_INDEX. */
 unsigned int wsc_batch_error_index(const struct wsc_batch *b);
 
-/* How many ioctls (or conventional runs) submissions have taken so far. */
+/*
+ * How many times submissions entered the kernel through /dev/wsc (one
+ * WSC_IOC_SUBMIT ioctl each, a refused one included); 0 when every call
+ * ran plain, each its own system call: wsc_batch_conventional_calls().
+ */
 unsigned long wsc_batch_kernel_entries(const struct wsc_batch *b);
 
 /*
@@ -246,8 +250,9 @@ int wsc_stats_fit_line(const double *x, const double *y, size_t n,
 
 /*
  * Summarise raw samples in nanoseconds: sorts @samples in place, then
- * wsc_summary_compute() (wsc_summary.h), the code the module runs, so
- * that both sides give the same digits.  Returns 0, or -EINVAL.
+ * computes struct wsc_summary (wsc_summary_types.h) with the code the
+ * module runs, so that both sides give the same digits.  Returns 0, or
+ * -EINVAL.
  */
 int wsc_stats_summary(uint64_t *samples, size_t n, struct wsc_summary *out);
 

@@ -356,9 +356,18 @@ static int wsc_batch_run_once(struct wsc_batch *b, const struct wsc_entry *ent,
 	}
 	ret = b->run(b->run_ctx, ent, &b->res[b->done], n, run_flags,
 		     error_index);
-	b->kernel_entries++;
-	if (b->run == wsc_run_conventional && ret > 0)
-		b->conventional_calls += ret;
+	/*
+	 * An entry into the kernel for the whole submission only through
+	 * /dev/wsc (the ioctl, or a unit test's stand-in for it): run
+	 * conventionally, each call entered the kernel on its own, which
+	 * wsc_batch_conventional_calls() counts.
+	 */
+	if (b->run == wsc_run_conventional) {
+		if (ret > 0)
+			b->conventional_calls += ret;
+	} else {
+		b->kernel_entries++;
+	}
 	if (!native)
 		return ret;
 	if (ret == -EOPNOTSUPP && *error_index == WSC_NO_INDEX) {

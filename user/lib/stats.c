@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "internal.h"
+#include "wsc_summary.h"
 
 static int wsc_cmp_double(const void *a, const void *b)
 {

@@ -1,0 +1,60 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The first open of /dev/wsc loads the module, as it does for an
+# installed package: the module carries a fixed misc minor and the
+# aliases depmod turns into modules.devname (kmod/device.c), from which
+# kmod static-nodes (systemd's kmod-static-nodes.service, then udev)
+# creates /dev/wsc at boot, before anything has loaded wsc.
+# Runs in the VM as root, wsc.ko not loaded; the guest's /lib/modules is
+# a throwaway overlay, so installing the module there is undone at exit.
+. "$(dirname "$0")/tap.sh"
+ko=${WSC_KO:-kmod/wsc.ko}
+minor=247
+
+echo "TAP version 13"
+check "module is not loaded at start" sh -c '! grep -q "^wsc " /proc/modules'
+
+aliases=$(modinfo -F alias "$ko" | tr '\n' ' ')
+check "modinfo shows the devname alias (aliases: $aliases)" \
+	sh -c "modinfo -F alias '$ko' | grep -qx 'devname:wsc'"
+check "modinfo shows the misc minor's alias char-major-10-$minor" \
+	sh -c "modinfo -F alias '$ko' | grep -qx 'char-major-10-$minor'"
+
+# depmod in a scratch module folder: what a package's install writes.
+rel=$(uname -r)
+scratch=$(mktemp -d)
+mkdir -p "$scratch/lib/modules/$rel/extra"
+cp "$ko" "$scratch/lib/modules/$rel/extra/wsc.ko"
+depmod -b "$scratch" "$rel" 2>/dev/null
+devname=$(grep -v '^#' "$scratch/lib/modules/$rel/modules.devname" 2>/dev/null)
+check "depmod writes 'wsc wsc c10:$minor' to modules.devname (got: ${devname:-nothing})" \
+	test "$devname" = "wsc wsc c10:$minor"
+rm -rf "$scratch"
+
+# The module installed where modprobe finds it, as dkms or a package
+# would, and /dev/wsc created as kmod static-nodes does at boot.
+mod_dir=/lib/modules/$rel/updates
+if mkdir -p "$mod_dir" 2>/dev/null && cp "$ko" "$mod_dir/wsc.ko" 2>/dev/null &&
+	depmod -a "$rel" 2>/dev/null; then
+	nodes=$(kmod static-nodes --format=tmpfiles 2>/dev/null | grep ' /dev/wsc ')
+	check "kmod static-nodes lists /dev/wsc (got: ${nodes:-nothing})" \
+		sh -c "echo '$nodes' | grep -q '^c! /dev/wsc .* 10:$minor\$'"
+	rm -f /dev/wsc
+	mknod -m 0666 /dev/wsc c 10 "$minor"
+	check "wsc is still not loaded once /dev/wsc exists" \
+		sh -c '! grep -q "^wsc " /proc/modules'
+	check "the first open of /dev/wsc succeeds" sh -c 'exec 3</dev/wsc'
+	check "... and it loaded wsc" grep -q "^wsc " /proc/modules
+	check "/dev/wsc is the module's device: WSC_IOC_VERSION answers" \
+		sh -c "build/wsc info >/dev/null"
+	rmmod wsc
+	rm -f /dev/wsc "$mod_dir/wsc.ko"
+	depmod -a "$rel" 2>/dev/null
+else
+	for t in "kmod static-nodes lists /dev/wsc" "the first open of /dev/wsc succeeds" \
+		"... and it loaded wsc" "/dev/wsc is the module's device"; do
+		ok "$t # SKIP /lib/modules/$rel is not writable in this guest"
+	done
+fi
+
+tap_done
