@@ -251,7 +251,7 @@ $(B)/cli/trace/trace_names.o: WSC_CFLAGS += -I$(B)/gen
 # CLI's layers: the graphs and the verdict (tests/tools/test_layers runs
 # the same check in make check).
 layers: $(LIB_OBJS) $(CLI_OBJS)
-	$(Q)tools/check-layers --graph --lib user/lib=$(B)/lib --cli user/cli=$(B)/cli
+	$(Q)tools/check-layers --graph --map user/lib/libwsc.map --lib user/lib=$(B)/lib --cli user/cli=$(B)/cli
 
 # Everything, every kernel of the matrix and the Debian 13 root included;
 # deps-base only what the default kernel's checks need.
@@ -363,6 +363,12 @@ install: $(STATIC_LIB) $(SHARED_LIB) $(CLI)
 ifeq ($(DESTDIR),)
 	$(LDCONFIG) || echo "make install: $(LDCONFIG) failed: run it as root, or programs will not find $(SONAME)" >&2
 endif
+
+# The installed headers as a user's C and C++ builds meet them (make check
+# runs the same test).
+.PHONY: check-headers
+check-headers: $(STATIC_LIB) $(SHARED_LIB) $(CLI)
+	$(Q)tests/tools/test_headers
 
 # DKMS (README.md, "Install with DKMS or as Debian packages"): the
 # module's source as kbuild needs it, in the layout of this tree (kmod/
