@@ -315,10 +315,12 @@ fuzz: user $(if $(KERNEL),,module)
 		--env WSC_KO=$$ko -- sh -c "insmod $$ko && $(FUZZ) $(FUZZ_ARGS)"
 
 # The manual pages (man/, tests/tools/test_man checks them): libwsc(3),
-# a page per function (the .so link pages as they are), wsc(8) and one
-# per subcommand.
-MAN3_PAGES := $(wildcard man/*.3)
-MAN8_PAGES := $(wildcard man/*.8)
+# a page per function, wsc(8) and one per subcommand.  Another name of a
+# page (a function of a family) is a symbolic link to it, in the tree
+# (so that man -l reads it there) and once installed.
+MAN_LINKS := $(shell find man -maxdepth 1 -type l -name '*.[38]' | sort)
+MAN3_PAGES := $(filter-out $(MAN_LINKS),$(wildcard man/*.3))
+MAN8_PAGES := $(filter-out $(MAN_LINKS),$(wildcard man/*.8))
 
 # The headers go in a folder of their own, $(INCLUDEDIR)/wsc, laid out as
 # in the tree's -I flags (libwsc.h and the shared wsc_*.h side by side, the
@@ -359,6 +361,8 @@ install: $(STATIC_LIB) $(SHARED_LIB) $(CLI)
 		$(DESTDIR)$(BASHCOMPDIR)
 	install -m 644 $(MAN3_PAGES) $(DESTDIR)$(MANDIR)/man3/
 	install -m 644 $(MAN8_PAGES) $(DESTDIR)$(MANDIR)/man8/
+	$(foreach l,$(MAN_LINKS),ln -sf $(shell readlink $(l)) \
+		$(DESTDIR)$(MANDIR)/man$(subst .,,$(suffix $(l)))/$(notdir $(l)) &&) true
 	install -m 644 completion/wsc.bash $(DESTDIR)$(BASHCOMPDIR)/wsc
 ifeq ($(DESTDIR),)
 	$(LDCONFIG) || echo "make install: $(LDCONFIG) failed: run it as root, or programs will not find $(SONAME)" >&2
