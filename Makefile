@@ -90,6 +90,8 @@ VM_SRCS := $(wildcard tests/vm/t_*.c)
 VM_BINS := $(VM_SRCS:tests/vm/%.c=$(B)/tests/vm/%)
 # Programs the VM tests run (not tests themselves).
 VM_TOOLS := $(B)/tests/vm/wl_calls $(B)/tests/vm/wl_txn $(B)/tests/vm/wl_batch
+# The examples the README and the manual pages quote.
+EXAMPLES := $(patsubst examples/%.c,$(B)/examples/%,$(wildcard examples/*.c))
 # The fuzzer (tests/fuzz, Documentation/testing.md "Fuzzing"): raw ioctls
 # and raw netlink, so it links neither libwsc nor libnl.
 FUZZ_SRCS := $(wildcard tests/fuzz/*.c)
@@ -146,7 +148,7 @@ module-debug:
 	$(Q)+$(call kbuild,$(DEBUG_KMOD),CONFIG_WSC_DEBUG=y modules)
 
 user: $(STATIC_LIB) $(SHARED_LIB) $(B)/libwsc.pc $(CLI) $(UNIT_BINS) $(VM_BINS) \
-	$(VM_TOOLS) $(FUZZ)
+	$(VM_TOOLS) $(FUZZ) $(EXAMPLES)
 
 # Every userspace object and test also writes the headers it was built
 # from (-MMD, to X.d beside X.o, or X.d beside a test binary X); -MP adds
@@ -224,6 +226,15 @@ $(B)/tests/vm/wl_batch: tests/vm/wl_batch.c
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CC) $(CFLAGS) $(WSC_CFLAGS) $(DEPFLAGS) -o $@ $<
 
+# The examples the README and the manual pages quote (tests/tools/
+# test_examples): built as a user's program is, against libwsc.h alone
+# (no -Iuser/lib), with -Wpedantic.
+$(B)/examples/%: examples/%.c $(STATIC_LIB)
+	$(call msg,CC,$<)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS) -std=gnu11 -Wall -Wextra -Wpedantic $(DEPFLAGS) \
+		-Iuser/include -Iinclude/uapi -Iinclude -o $@ $< $(STATIC_LIB) $(NL_LIBS)
+
 $(B)/tests/fuzz/%.o: tests/fuzz/%.c
 	$(call msg,CC,$<)
 	$(Q)mkdir -p $(dir $@)
@@ -245,7 +256,7 @@ $(B)/cli/trace/trace_names.o: WSC_CFLAGS += -I$(B)/gen
 
 # The headers each object and test was built from (see DEPFLAGS).
 -include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(UNIT_BINS:=.d) \
-	$(VM_BINS:=.d) $(VM_TOOLS:=.d) $(FUZZ_OBJS:.o=.d)
+	$(VM_BINS:=.d) $(VM_TOOLS:=.d) $(FUZZ_OBJS:.o=.d) $(EXAMPLES:=.d)
 
 # No cycle between the files of libwsc and the CLI, no leak between the
 # CLI's layers: the graphs and the verdict (tests/tools/test_layers runs
