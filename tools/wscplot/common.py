@@ -211,9 +211,9 @@ def speedup_words(speedup):
     if abs(speedup - 1) < 0.005:
         return "same"
     if speedup > 1:
-        return f"{speedup:.2g}x faster" if speedup < 10 else f"{speedup:.0f}x faster"
+        return f"{speedup:.3g}x faster" if speedup < 10 else f"{speedup:.0f}x faster"
     slower = 1 / speedup if speedup > 0 else float("inf")
-    return f"{slower:.2g}x slower" if slower < 10 else f"{slower:.0f}x slower"
+    return f"{slower:.3g}x slower" if slower < 10 else f"{slower:.0f}x slower"
 
 
 def new_figure(width=8, height=4.5, stamp=None):
@@ -332,13 +332,33 @@ def merge_stamps(stamps):
     return {"text": "\n".join(texts), "emulated": any(s["emulated"] for s in stamps)}
 
 
+# About this many characters of a stamp fit an inch of the figure.
+STAMP_CHARS_PER_INCH = 16
+
+
+def wrap_stamp(text, width):
+    """TEXT's lines broken at their " · " where longer than WIDTH characters."""
+    out = []
+    for line in text.split("\n"):
+        current = ""
+        for part in line.split(" · "):
+            if current and len(current) + 3 + len(part) > width:
+                out.append(current)
+                current = part
+            else:
+                current = f"{current} · {part}" if current else part
+        out.append(current)
+    return "\n".join(out)
+
+
 def draw_stamp(fig, stamp):
     """STAMP's text along the foot of FIG, below everything the layout places."""
-    lines = stamp["text"].count("\n") + 1
+    text = wrap_stamp(stamp["text"], int(fig.get_figwidth() * STAMP_CHARS_PER_INCH))
+    lines = text.count("\n") + 1
     height = fig.get_figheight()
     room = (STAMP_SIZE * 1.35 * lines + 6) / 72 / height
     fig.get_layout_engine().set(rect=(0, room, 1, 1 - room))
-    fig.text(0.005, 0.004, stamp["text"], fontsize=STAMP_SIZE, ha="left", va="bottom",
+    fig.text(0.005, 0.004, text, fontsize=STAMP_SIZE, ha="left", va="bottom",
              color=STAMP_EMULATED if stamp["emulated"] else "0.35")
 
 
