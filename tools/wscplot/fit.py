@@ -131,11 +131,12 @@ def plot_call(ax, call, doc):
     ax.text(0.03, 0.04, text, transform=ax.transAxes, ha="left", va="bottom",
             fontsize="small", bbox={"facecolor": "white", "edgecolor": "0.7", "alpha": 0.9})
     ax.set_title(call["name"], fontsize="medium")
-    ax.legend(fontsize="x-small", loc="upper right")
+    ax.legend(fontsize="x-small", loc="upper center", bbox_to_anchor=(0.5, -0.14), ncols=2,
+              frameon=False)
 
 
 def plot_fit(doc, calls, stamp, path):
-    fig = new_figure(6 * len(calls) + 0.5, 5.2, stamp=stamp)
+    fig = new_figure(6 * len(calls) + 0.5, 5.8, stamp=stamp)
     axes = fig.subplots(1, len(calls), squeeze=False)[0]
     for ax, call in zip(axes, calls):
         plot_call(ax, call, doc)
