@@ -15,7 +15,7 @@ only to find a sweep's baseline, the program whose value is 1.
 import json
 from pathlib import Path
 
-from .common import (PROG, Palette, PlotError, environment_stamp, field, fmt_time,
+from .common import (PROG, Palette, PlotError, environment_stamp, field,
                      import_matplotlib, is_number, load_json, make_outdir, mpl, new_figure,
                      note, save_png, speedup_words, time_unit)
 

@@ -1,14 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0
 """tools/plot trace and trace-buckets: the JSON of `wsc trace --json`.
 
-Per system call of a workload, "syscalls" holds a row: its "group" (the kind of
-call of "Nature of System Calls", the paper of that title), counts, percentiles and "hist", the latency histogram
-as [low_ns, high_ns, count] log-linear buckets.  trace overlays a call's
-histogram across workloads and splits each workload's time by group (the
-groups as the rows name them, the largest share first); trace-buckets
-redraws one call in the power-of-two microsecond buckets of the EPCM
-prefetching paper, e.g. a
-hot run against a cold one.  "trace" holds the kernel's counts of what it
+Per system call of a workload, "syscalls" holds a row: its "group" (the
+kind of call of "Nature of System Calls", the paper of that title),
+counts, percentiles and "hist", the latency histogram as [low_ns,
+high_ns, count] log-linear buckets.  trace overlays a call's histogram
+across workloads and splits each workload's time by group (the groups as
+the rows name them, the largest share first); trace-buckets redraws one
+call in the power-of-two microsecond buckets of the EPCM prefetching
+paper, e.g. a hot run against a cold one.  "trace" holds the kernel's
+counts of what it
 could not follow, the lost_* keys, which a title shows in red.
 """
 import argparse
@@ -263,7 +264,7 @@ def plot_trace_share(workloads, time, path):
                 ax.text(x + s / 2, yi, f"{s:.0f}%", ha="center", va="center", fontsize="small")
         left += share
     ax.set_yticks(y, [f"{w['label']}\n{sum(r['calls'] for r in w['doc']['calls'].values()):,} "
-                      f"calls, {t / 1e6:,.3g} ms" for w, t in zip(workloads, totals)],
+                      f"calls, {fmt_ns(t)}" for w, t in zip(workloads, totals)],
                   fontsize="small")
     ax.invert_yaxis()
     ax.set_xlim(0, 100)
