@@ -9,8 +9,8 @@ across workloads and splits each workload's time by group (the groups as
 the rows name them, the largest share first); trace-buckets redraws one
 call in the power-of-two microsecond buckets of the EPCM prefetching
 paper, e.g. a hot run against a cold one.  "trace" holds the kernel's
-counts of what it
-could not follow, the lost_* keys, which a title shows in red.
+counts of what it could not follow, the lost_* keys, which a title shows
+in red.
 """
 import argparse
 import math
