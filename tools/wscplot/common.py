@@ -299,7 +299,7 @@ def environment_stamp(path, doc):
     if env.get("hardware_counters") is False:
         parts.append("no hardware counters")
     date = None
-    for key in ("date", "time", "started"):
+    for key in ("date",):
         if isinstance(env.get(key), str):
             date = env[key]
         elif isinstance(doc.get(key), str):

@@ -409,14 +409,16 @@ def bucket_tick(k):
 def bucket_table(call, workloads, counts, top):
     """The table of COUNTS, for people and for the docs to quote."""
     width = max(10, *(len(w["label"]) + 2 for w in workloads))
+    # The bucket column as wide as its longest label, "16385-32768".
+    first = max(9, len(us_bucket_label(top)) + 2)
     lines = [f"{call}: calls per latency bucket (µs), and % of the workload's {call} calls",
-             f"{'bucket':<9}" + "".join(f"{w['label']:>{width}}{'%':>8}" for w in workloads)]
+             f"{'bucket':<{first}}" + "".join(f"{w['label']:>{width}}{'%':>8}" for w in workloads)]
     totals = [sum(c.values()) for c in counts]
     for k in range(top + 1):
-        lines.append(f"{us_bucket_label(k):<9}" + "".join(
+        lines.append(f"{us_bucket_label(k):<{first}}" + "".join(
             f"{c.get(k, 0):>{width},}{(100 * c.get(k, 0) / t if t else 0):>8.2f}"
             for c, t in zip(counts, totals)))
-    lines.append(f"{'total':<9}" + "".join(f"{t:>{width},}{(100 if t else 0):>8.2f}"
+    lines.append(f"{'total':<{first}}" + "".join(f"{t:>{width},}{(100 if t else 0):>8.2f}"
                                            for t in totals))
     return "\n".join(lines)
 
