@@ -241,7 +241,15 @@ def plot_dmsm(chart, spreads, palette, stamp, path):
             if text:
                 ax.annotate(text, (x + offset, top), xytext=(0, 3), textcoords="offset points",
                             ha="center", va="bottom", rotation=90, fontsize=6.5)
-    ax.set_xticks(range(len(chart)), list(chart))
+    # A gap in a group is a way the call cannot be made: say which.
+    mechanisms = list(dict.fromkeys(r["mechanism"] for recs in chart.values()
+                                    for v, r in recs.items() if v != BASE_KEY))
+    ticks = []
+    for call, recs in chart.items():
+        has = {r["mechanism"] for v, r in recs.items() if v != BASE_KEY}
+        missing = [m for m in mechanisms if m not in has]
+        ticks.append(f"{call}\n(no {', '.join(missing)})" if missing else call)
+    ax.set_xticks(range(len(chart)), ticks)
     log_time_axis(ax, "y", "time per call (median)")
     lo, hi = ax.get_ylim()
     ax.set_ylim(lo, hi * 6)
