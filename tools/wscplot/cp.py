@@ -142,7 +142,8 @@ def portion_speedup(rec, by_portion):
 
 
 def plot_cp_portions(doc, palette, stamp, path):
-    """Table 3 of the WSC paper as bars: one per portion, a panel per part."""
+    """Table 3 of "Impact of Wrapped System Call Mechanism" (the WSC paper)
+    as bars: one per portion, a panel per part."""
     results = doc["results"]
     by_portion = {r["portion"]: r for r in results}
     parts = part_order(results)
@@ -248,7 +249,8 @@ def run_cp(args):
 
 def add_cp(commands):
     p = commands.add_parser(
-        "cp", help="the portions of wsc cp as bars (the WSC paper's Table 3)",
+        "cp", help="the portions of wsc cp as bars (Table 3 of \"Impact of Wrapped "
+        "System Call Mechanism\")",
         description="From FILE, written by `wsc cp --json`, draw cp-portions.png: "
         "one bar per measured portion, a panel per part (open-close, read-write, "
         "write), its height the median time of the N transactions, the error bar "
@@ -460,7 +462,7 @@ def run_cp_sweep(args):
 
 def add_cp_sweep(commands):
     p = commands.add_parser(
-        "cp-sweep", help="wsc cp --sweep threshold|n: time and ratio against the swept value",
+        "cp-sweep", help="wsc cp --sweep threshold|n: a panel per program against the swept value",
         description="From each FILE, written by `wsc cp --sweep threshold|n --json`, "
         "draw cp-sweep-threshold.png or cp-sweep-n.png: a panel per program, its median "
         "time per transaction (a band from min to max) against the swept value on a "
