@@ -296,16 +296,12 @@ def environment_stamp(path, doc):
         parts.append("under a hypervisor")
     elif emulation == "none":
         parts.append("not emulated")
+    else:
+        parts.append("emulation not recorded")
     if env.get("hardware_counters") is False:
         parts.append("no hardware counters")
-    date = None
-    for key in ("date",):
-        if isinstance(env.get(key), str):
-            date = env[key]
-        elif isinstance(doc.get(key), str):
-            date = doc[key]
-        if date:
-            break
+    date = next((obj["date"] for obj in (env, doc) if isinstance(obj.get("date"), str)),
+                None)
     if date is None:
         try:
             import datetime
