@@ -104,7 +104,8 @@ def cp_setting(doc):
     cache = ""
     if isinstance(doc.get("cold"), bool):
         cache = ", cold cache" if doc["cold"] else ", hot cache"
-    return f"{doc['size']:,} B files, {doc['repetitions']} repetitions{cache}{fs}"
+    reps = doc["repetitions"]
+    return f"{doc['size']:,} B files, {reps} repetition{'s' if reps != 1 else ''}{cache}{fs}"
 
 
 def part_order(results):
