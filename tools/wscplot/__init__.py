@@ -5,6 +5,8 @@ tools/plot is its command line; a module per kind of result:
 
     common   errors, JSON and field checks, colours, figures, axes
     bench    `tools/plot bench`: the folder of `wsc bench --all`
+    fit      `tools/plot fit`: `wsc bench fit --json`
+    klat     `tools/plot klat`: `wsc klat --json` and its --csv samples
     cp       `tools/plot cp` and `cp-sweep`: `wsc cp [--sweep ...] --json`
     trace    `tools/plot trace` and `trace-buckets`: `wsc trace --json`
     cli      the parser, one add_<name>() per subcommand, and main()

@@ -3,15 +3,19 @@
 
 Per call, <call>.csv holds every sample (a row each, grouped by variant)
 and <call>.json a record per variant ("variant", "mechanism",
-"median_ns", "ratio", ...) in the order wsc ran them.  The variants'
-order and colours come from those records, merged over the folder.
+"median_ns", ...) in the order wsc ran them, and the machine under
+"environment".  The variants' order and colours come from those records,
+merged over the folder.  Every comparison is computed here from the
+medians (the baseline's median / the variant's, above 1 = faster), so
+the figures read the same whatever the file calls its ratio.
 """
 import io
 from pathlib import Path
 
-from .common import (Palette, PlotError, field, fmt_ns, import_matplotlib, load_json,
-                     log_ns_axis, make_outdir, merged_order, mpl, new_figure, note,
-                     save_png, shown)
+from .common import (Palette, PlotError, environment_stamp, field, fmt_ns,
+                     import_matplotlib, load_json, log_ns_axis, log_time_axis, make_outdir,
+                     merge_stamps, merged_order, mpl, new_figure, note, save_png, shown,
+                     speedup_words)
 
 # The CSV columns read: which variant a sample is of, and its ns per call.
 CSV_VARIANT = "variant"
@@ -19,10 +23,15 @@ CSV_NS = "ns_per_call"
 # Read a CSV this many bytes at a time: memory stays flat however many
 # rows a file holds (7 variants of 1,000,000 samples is 350 MB of text).
 CSV_BLOCK = 1 << 24
-# Paper 002's chart: the four calls that paper timed, each made the two
-# ways it compared (the "mechanism" of a variant), the first the baseline.
-PAPER002_CALLS = ("getpid", "read256", "write256", "sbrk")
-PAPER002_MECHANISMS = ("conventional", "wrapped")
+# The DMSM chart: the four calls "Evaluation of dynamic running mode
+# switch" (the DMSM paper) timed, each made every way wsc bench made it;
+# the variants of the first mechanism are the baseline.
+DMSM_PAPER = "Evaluation of dynamic running mode switch"
+DMSM_CALLS = ("getpid", "read256", "write256", "sbrk")
+DMSM_BASELINE = "conventional"
+DMSM_PNG = "bench-dmsm-calls.png"
+# The spread a bar's whisker shows: these percentiles of the raw samples.
+SPREAD = (5, 95)
 
 
 def csv_blocks(f):
@@ -105,11 +114,22 @@ def read_bench_csv(path, columns, palette):
     return samples
 
 
+def optional_ns(path, rec, key, where):
+    """REC's KEY as a float when present and not null, else None."""
+    if rec.get(key) is None:
+        return None
+    return float(field(path, rec, key, "ns", where))
+
+
 def read_bench_json(path):
     """Return the records of one <call>.json, in its order, as
-    [{"variant", "mechanism", "median_ns", "ratio"}]; "ratio" is the
-    median over the conventional call's, None where wsc gave none."""
-    records = load_json(path).get("variants")
+    [{"variant", "mechanism", "median_ns", "min_ns", "p95_ns"}] (the last
+    two None when absent), and the file's environment stamp.
+
+    Its "ratio" or "speedup" is not read: which way wsc's ratio runs has
+    changed, and the medians say the same without doubt."""
+    doc = load_json(path)
+    records = doc.get("variants")
     if not isinstance(records, list):
         raise PlotError(f"{path}: no \"variants\" list")
     variants = []
@@ -120,12 +140,12 @@ def read_bench_json(path):
         variants.append({"variant": field(path, rec, "variant", "str", where),
                          "mechanism": field(path, rec, "mechanism", "str", where),
                          "median_ns": float(field(path, rec, "median_ns", "ns", where)),
-                         "ratio": field(path, rec, "ratio", "ns", where, null=True)
-                         if "ratio" in rec else None})
-    return variants
+                         "min_ns": optional_ns(path, rec, "min_ns", where),
+                         "p95_ns": optional_ns(path, rec, "p95_ns", where)})
+    return variants, environment_stamp(path, doc)
 
 
-def plot_hist(call, samples, palette, path):
+def plot_hist(call, samples, palette, stamp, path):
     np = mpl.np
     values = np.concatenate(list(samples.values()))
     total = values.size
@@ -137,12 +157,12 @@ def plot_hist(call, samples, palette, path):
     if hi <= lo:
         lo, hi = lo / 1.1, hi * 1.1
     edges = np.geomspace(lo, hi, 101)
-    fig = new_figure()
+    fig = new_figure(stamp=stamp)
     ax = fig.add_subplot()
     for variant, ns in samples.items():
         counts, _ = np.histogram(ns, bins=edges)
         ax.stairs(counts / ns.size, edges, color=palette(variant),
-                  label=f"{variant}: median {fmt_ns(np.median(ns))} ns, n={ns.size:,}")
+                  label=f"{variant}: median {fmt_ns(np.median(ns))}, n={ns.size:,}")
     log_ns_axis(ax)
     ax.set_ylabel("fraction of the variant's samples")
     ax.set_title(f"{call}: {total:,} samples, clipped to p0.1..p99.9")
@@ -150,11 +170,11 @@ def plot_hist(call, samples, palette, path):
     return save_png(fig, path)
 
 
-def plot_cdf(call, samples, palette, path):
+def plot_cdf(call, samples, palette, stamp, path):
     np = mpl.np
     # A CDF of 1,000,000 points draws no better than one of a few thousand.
     points = 4000
-    fig = new_figure()
+    fig = new_figure(stamp=stamp)
     ax = fig.add_subplot()
     total = 0
     for variant, ns in samples.items():
@@ -171,51 +191,99 @@ def plot_cdf(call, samples, palette, path):
     return save_png(fig, path)
 
 
-def plot_paper002(chart, palette, path):
-    """Grouped bars of median ns per call; CHART is {call: {variant: record}}."""
-    variants = palette.sorted({v for recs in chart.values() for v in recs})
-    width = 0.8 / len(variants)
-    fig = new_figure()
+def spread_of(samples):
+    """{variant: (low, high)}: the SPREAD percentiles of each variant's samples."""
+    np = mpl.np
+    return {v: tuple(np.percentile(ns, SPREAD)) for v, ns in samples.items()}
+
+
+def plot_dmsm(chart, spreads, palette, stamp, path):
+    """Grouped bars of the median time per call, a group per call of the
+    DMSM paper, a bar per variant, on a log axis (getpid's hundreds of ns
+    beside sbrk's tens of µs); whiskers from SPREADS ({call: {variant:
+    (low, high)}}: the samples' percentiles) or, without samples, from the
+    record's min to its p95; above each bar but the baseline's, how much
+    faster or slower than the call's baseline it is."""
+    np = mpl.np
+    variants = palette.sorted({v for recs in chart.values() for v in recs if v != BASE_KEY})
+    width = 0.84 / len(variants)
+    fig = new_figure(max(9, 1.1 + 0.32 * len(variants) * len(chart)), 5.6, stamp=stamp)
     ax = fig.add_subplot()
+    whiskers = set()
     for i, variant in enumerate(variants):
         offset = (i - (len(variants) - 1) / 2) * width
-        present = [(x, recs[variant]) for x, recs in enumerate(chart.values())
+        present = [(x, call, recs[variant]) for x, (call, recs) in enumerate(chart.items())
                    if variant in recs]
-        bars = ax.bar([x + offset for x, _ in present],
-                      [rec["median_ns"] for _, rec in present],
-                      width, color=palette(variant), label=variant)
-        # The baseline's bars need no ratio: theirs is 1.
-        if present[0][1]["mechanism"] != PAPER002_MECHANISMS[0]:
-            ax.bar_label(bars, ["" if rec["ratio"] is None else f"{rec['ratio']:.2f}"
-                                for _, rec in present], fontsize="x-small", padding=2)
-    ax.set_xticks(range(len(chart)), list(chart))
-    ax.set_ylabel("ns per call (median)")
-    ax.set_title(f"Paper 002: time per call, {' vs '.join(PAPER002_MECHANISMS)}\n"
-                 f"above a {PAPER002_MECHANISMS[1]} bar: its time / "
-                 f"{PAPER002_MECHANISMS[0]} time (below 1 is cheaper)")
-    ax.margins(y=0.12)
-    ax.legend(fontsize="small")
+        medians = np.array([rec["median_ns"] for _, _, rec in present])
+        lows, highs = [], []
+        for _, call, rec in present:
+            spread = spreads.get(call, {}).get(variant)
+            if spread is None and rec["min_ns"] is not None and rec["p95_ns"] is not None:
+                spread = (rec["min_ns"], rec["p95_ns"])
+                whiskers.add("min..p95")
+            elif spread is not None:
+                whiskers.add(f"p{SPREAD[0]}..p{SPREAD[1]} of the samples")
+            lo, hi = spread if spread is not None else (rec["median_ns"],) * 2
+            lows.append(max(rec["median_ns"] - lo, 0))
+            highs.append(max(hi - rec["median_ns"], 0))
+        bars = ax.bar([x + offset for x, _, _ in present], medians, width,
+                      yerr=[lows, highs], capsize=2, ecolor="0.25", error_kw={"linewidth": 0.8},
+                      color=palette(variant), label=variant)
+        words = []
+        for _, call, rec in present:
+            base = chart[call].get(BASE_KEY)
+            if rec["mechanism"] == DMSM_BASELINE or base is None or rec["median_ns"] <= 0:
+                words.append("")
+            else:
+                words.append(speedup_words(base["median_ns"] / rec["median_ns"]))
+        tops = medians + np.array(highs)
+        for (x, _, _), top, text in zip(present, tops, words):
+            if text:
+                ax.annotate(text, (x + offset, top), xytext=(0, 3), textcoords="offset points",
+                            ha="center", va="bottom", rotation=90, fontsize=6.5)
+    # A gap in a group is a way the call cannot be made: say which.
+    mechanisms = list(dict.fromkeys(r["mechanism"] for recs in chart.values()
+                                    for v, r in recs.items() if v != BASE_KEY))
+    ticks = []
+    for call, recs in chart.items():
+        has = {r["mechanism"] for v, r in recs.items() if v != BASE_KEY}
+        missing = [m for m in mechanisms if m not in has]
+        ticks.append(f"{call}\n(no {', '.join(missing)})" if missing else call)
+    ax.set_xticks(range(len(chart)), ticks)
+    log_time_axis(ax, "y", "time per call (median)")
+    lo, hi = ax.get_ylim()
+    ax.set_ylim(lo, hi * 6)
+    ax.grid(True, axis="y", which="major", alpha=0.3)
+    ax.set_title(f"Time per call, every way wsc bench made it: the calls of "
+                 f"\"{DMSM_PAPER}\"\nbar: median; whisker: "
+                 f"{' or '.join(sorted(whiskers)) or 'none'}; above: against "
+                 f"{DMSM_BASELINE} (its time / the bar's)", fontsize="medium")
+    ax.legend(fontsize="small", ncols=min(len(variants), 4), loc="upper left")
     return save_png(fig, path)
 
 
-def paper002_chart(directory, records):
-    """Return {call: {variant: record}} for the paper's calls in DIRECTORY,
-    from RECORDS ({call: read_bench_json()'s list}), and a list saying
-    which calls were left out and why."""
+# The record a call's comparisons are to, kept under this key in a chart.
+BASE_KEY = None
+
+
+def dmsm_chart(directory, records):
+    """Return {call: {variant: record, None: the baseline's record}} for the
+    DMSM paper's calls in DIRECTORY, from RECORDS ({call: read_bench_json()'s
+    list}), and a list saying which calls were left out and why."""
     chart = {}
     left_out = []
-    for call in PAPER002_CALLS:
+    for call in DMSM_CALLS:
         path = directory / f"{call}.json"
         if call not in records:
             left_out.append(f"{call} (no {path})")
             continue
-        found = {r["variant"]: r for r in records[call]
-                 if r["mechanism"] in PAPER002_MECHANISMS}
-        if found:
-            chart[call] = found
-        else:
-            left_out.append(f"{call} ({path} has no "
-                            f"{' or '.join(PAPER002_MECHANISMS)} variant)")
+        found = {r["variant"]: r for r in records[call]}
+        base = [r for r in records[call] if r["mechanism"] == DMSM_BASELINE]
+        if not base:
+            left_out.append(f"{call} ({path} has no {DMSM_BASELINE} variant)")
+            continue
+        found[BASE_KEY] = base[0]
+        chart[call] = found
     return chart, left_out
 
 
@@ -230,38 +298,55 @@ def run_bench(args):
     # a bad file rarely leaves a run half done: the CSVs' headers and the
     # JSON of every call drawn.
     columns = {path: read_csv_header(path) for path in csvs}
-    calls = dict.fromkeys([p.stem for p in csvs] + list(PAPER002_CALLS))
-    records = {call: read_bench_json(directory / f"{call}.json") for call in calls
-               if (directory / f"{call}.json").exists()}
+    calls = dict.fromkeys([p.stem for p in csvs] + list(DMSM_CALLS))
+    records, stamps = {}, {}
+    for call in calls:
+        if (directory / f"{call}.json").exists():
+            records[call], stamps[call] = read_bench_json(directory / f"{call}.json")
     palette = Palette(merged_order([r["variant"] for r in recs]
                                    for recs in records.values()))
-    chart, left_out = paper002_chart(directory, records)
+    chart, left_out = dmsm_chart(directory, records)
     if not csvs and not chart:
         raise PlotError(f"{directory}: no <call>.csv or <call>.json from wsc bench --all")
     make_outdir(out)
 
+    # A call without its .json (a CSV alone) has the folder's environment.
+    env_path = directory / "environment.json"
+    folder_stamp = None
+    spreads = {}
     for path in csvs:
         call = path.stem
+        if call not in stamps and folder_stamp is None:
+            folder_stamp = environment_stamp(env_path, {"environment": load_json(env_path)}
+                                             if env_path.exists() else {})
+        stamp = stamps.get(call, folder_stamp)
         samples = read_bench_csv(path, columns[path], palette)
-        yield plot_hist(call, samples, palette, out / f"{call}-hist.png")
-        yield plot_cdf(call, samples, palette, out / f"{call}-cdf.png")
+        if call in chart:
+            spreads[call] = spread_of(samples)
+        yield plot_hist(call, samples, palette, stamp, out / f"{call}-hist.png")
+        yield plot_cdf(call, samples, palette, stamp, out / f"{call}-cdf.png")
     if not chart:
-        note(f"paper002: chart skipped, none of {', '.join(PAPER002_CALLS)} has results")
+        note(f"dmsm: {DMSM_PNG} skipped, none of {', '.join(DMSM_CALLS)} has results")
         return
     if left_out:
-        note(f"paper002: left out {', '.join(left_out)}")
-    yield plot_paper002(chart, palette, out / "paper002.png")
+        note(f"dmsm: left out {', '.join(left_out)}")
+    yield plot_dmsm(chart, spreads, palette, merge_stamps(stamps[c] for c in chart),
+                    out / DMSM_PNG)
 
 
 def add_bench(commands):
     p = commands.add_parser(
-        "bench", help="histograms, CDFs and paper 002's chart from wsc bench --all",
+        "bench", help="histograms, CDFs and the DMSM paper's calls from wsc bench --all",
         description="For each DIR/<call>.csv written by `wsc bench --all`, draw "
-        "<call>-hist.png (histograms of ns per call, one per variant) and "
+        "<call>-hist.png (histograms of the time per call, one per variant) and "
         "<call>-cdf.png (their empirical CDFs); from the getpid, read256, "
-        "write256 and sbrk .json files, draw paper002.png (median ns per call, "
-        "conventional vs wrapped, with the ratio above each wrapped bar).  The "
-        "variants' order and colours are those of the .json files.")
+        f"write256 and sbrk .json files (the calls of \"{DMSM_PAPER}\"), draw "
+        f"{DMSM_PNG}: the median time per call of every variant on a log axis, "
+        f"whiskers p{SPREAD[0]}..p{SPREAD[1]} of the samples, and above each bar "
+        "how much faster or slower than the conventional call it is (computed from "
+        "the medians).  Every figure is stamped with the machine it was measured "
+        "on, from the .json's environment.  The variants' order and colours are "
+        "those of the .json files.")
     p.add_argument("dir", metavar="DIR", help="the results folder of wsc bench --all")
     p.add_argument("-o", "--outdir", metavar="OUTDIR",
                    help="where to write the PNGs (default: DIR)")

@@ -8,6 +8,9 @@
                      [--calls CALL,... | --top N]
     tools/plot trace-buckets FILE.json [FILE.json ...] [-o OUTDIR]
                      [--label LABEL ...] [--call CALL] [--fraction]
+    tools/plot fit FILE.json [-o OUTDIR]
+    tools/plot klat FILE.json [FILE.json ...] [--samples EXPERIMENT=FILE ...]
+                    [-o OUTDIR]
 
 Each subcommand is an add_<name>() in its module that registers its parser
 and a run function yielding the paths it writes; main() prints "wrote
@@ -16,7 +19,7 @@ status 1; a usage error one line and exit status 2.
 """
 import argparse
 
-from . import bench, cp, trace
+from . import bench, cp, fit, klat, trace
 from .common import PROG, PlotError, note
 
 
@@ -28,8 +31,8 @@ class Parser(argparse.ArgumentParser):
 
 
 # One entry per subcommand, in the order --help lists them.
-COMMANDS = (bench.add_bench, cp.add_cp, cp.add_cp_sweep, trace.add_trace,
-            trace.add_trace_buckets)
+COMMANDS = (bench.add_bench, fit.add_fit, klat.add_klat, cp.add_cp, cp.add_cp_sweep,
+            trace.add_trace, trace.add_trace_buckets)
 
 
 def main(argv=None):

@@ -176,39 +176,186 @@ class Palette:
 
 # ---- figures ---------------------------------------------------------------
 
+# Time units, largest first: a figure's times are shown in the largest
+# unit that leaves its values at least 1 (so no tick reads 1,250,000 ns).
+UNITS = (("s", 1e9), ("ms", 1e6), ("µs", 1e3), ("ns", 1.0))
+
+
+def time_unit(ns):
+    """The (name, ns per unit) to show times around NS in: the largest unit
+    in which NS is at least 1, ns for 0 and below."""
+    for name, scale in UNITS:
+        if ns >= scale:
+            return name, scale
+    return UNITS[-1]
+
+
+def fmt_time(ns, digits=3):
+    """NS with its own unit and DIGITS significant digits: "1.25 ms", "87 ns"."""
+    name, scale = time_unit(ns)
+    value = ns / scale
+    text = f"{value:.{digits}g}" if value < 10 ** digits else f"{value:,.0f}"
+    return f"{text} {name}"
+
+
 def fmt_ns(ns):
-    return f"{ns:,.0f}" if ns >= 100 else f"{ns:.3g}"
+    """A time for a legend or label, in its own unit."""
+    return fmt_time(ns)
 
 
-def new_figure(width=8, height=4.5):
+def speedup_words(speedup):
+    """What SPEEDUP (baseline time / this time) means in words that cannot be
+    misread: "2.1x faster", "1.3x slower", "same" within half a percent."""
+    if speedup is None:
+        return ""
+    if abs(speedup - 1) < 0.005:
+        return "same"
+    if speedup > 1:
+        return f"{speedup:.3g}x faster" if speedup < 10 else f"{speedup:.0f}x faster"
+    slower = 1 / speedup if speedup > 0 else float("inf")
+    return f"{slower:.3g}x slower" if slower < 10 else f"{slower:.0f}x slower"
+
+
+def new_figure(width=8, height=4.5, stamp=None):
+    """A figure WIDTH x HEIGHT inches; with STAMP (environment_stamp()'s),
+    a line along its foot saying where the numbers were measured."""
     fig = mpl.Figure(figsize=(width, height), dpi=120, layout="constrained")
     mpl.FigureCanvasAgg(fig)
+    if stamp is not None:
+        draw_stamp(fig, stamp)
     return fig
 
 
-def log_ns_axis(ax):
-    """Make the x axis log-scaled ns per call, labelled in plain numbers.
+def log_time_axis(ax, axis="x", label="time per call"):
+    """Make AXIS of AX log-scaled, its ticks labelled each in its own unit
+    ("500 ns", "1 µs", "20 µs", "1.5 ms").
 
     Matplotlib labels only the powers of ten across more than a decade;
     between them label 2 and 5 too when the axis spans at most three
-    decades, and every tick when it spans less than one.
+    decades.
     """
     np = mpl.np
+    which = ax.xaxis if axis == "x" else ax.yaxis
+    limits = ax.get_xlim if axis == "x" else ax.get_ylim
 
     def plain(x, _):
-        return f"{x:,.0f}" if x >= 1 else f"{x:g}"
+        return fmt_time(x, 3) if x > 0 else "0"
 
     def minor(x, _):
-        lo, hi = ax.get_xlim()
+        lo, hi = limits()
+        if x <= 0 or lo <= 0:
+            return ""
+        # Labels in units are wide: 2 and 5 only, never every tick.
         digit = round(x / 10 ** np.floor(np.log10(x)))
-        if hi / lo <= 10 or (hi / lo <= 1000 and digit in (2, 5)):
+        if hi / lo <= 1000 and digit in (2, 5):
             return plain(x, _)
         return ""
 
-    ax.set_xscale("log")
-    ax.set_xlabel("ns per call")
-    ax.xaxis.set_major_formatter(mpl.FuncFormatter(plain))
-    ax.xaxis.set_minor_formatter(mpl.FuncFormatter(minor))
+    (ax.set_xscale if axis == "x" else ax.set_yscale)("log")
+    (ax.set_xlabel if axis == "x" else ax.set_ylabel)(label)
+    which.set_major_formatter(mpl.FuncFormatter(plain))
+    which.set_minor_formatter(mpl.FuncFormatter(minor))
+
+
+def log_ns_axis(ax, label="time per call"):
+    """The x axis as log_time_axis() makes it."""
+    log_time_axis(ax, "x", label)
+
+
+# ---- where the numbers come from ---------------------------------------------
+
+# A stamp's text is this small, and this red when the times are emulated.
+STAMP_SIZE = 7
+STAMP_EMULATED = "#b00000"
+
+
+def environment_stamp(path, doc):
+    """Return {"text", "emulated"}: one line naming where DOC (read from
+    PATH) was measured, from its "environment": kernel, CPU, emulation,
+    date and wsc's version.  What the file does not record is said so; the
+    date, when not recorded, is PATH's modification time."""
+    env = doc.get("environment") if isinstance(doc, dict) else None
+    if not isinstance(env, dict):
+        env = {}
+    parts = []
+    kernel = env.get("kernel")
+    parts.append(f"kernel {kernel}" if isinstance(kernel, str) else "kernel not recorded")
+    cpu = env.get("cpu")
+    if isinstance(cpu, str) and cpu:
+        parts.append(f"CPU {cpu}")
+    # wsc writes "qemu-tcg" (an emulated CPU), "hypervisor" (a virtual
+    # machine on a real CPU: times near the hardware's) or "none".
+    emulation = env.get("emulation")
+    emulation = emulation if isinstance(emulation, str) else ""
+    cpu_text = cpu if isinstance(cpu, str) else ""
+    emulated = "tcg" in emulation.lower() or "qemu" in emulation.lower() \
+        or "QEMU" in cpu_text or "TCG" in cpu_text
+    if emulated:
+        parts.append("EMULATED (QEMU TCG): times are not hardware times")
+    elif emulation == "hypervisor":
+        parts.append("under a hypervisor")
+    elif emulation == "none":
+        parts.append("not emulated")
+    else:
+        parts.append("emulation not recorded")
+    if env.get("hardware_counters") is False:
+        parts.append("no hardware counters")
+    date = next((obj["date"] for obj in (env, doc) if isinstance(obj.get("date"), str)),
+                None)
+    if date is None:
+        try:
+            import datetime
+            mtime = os.stat(path).st_mtime
+            date = datetime.datetime.fromtimestamp(mtime, datetime.timezone.utc) \
+                .strftime("%Y-%m-%d (file date)")
+        except (OSError, TypeError):
+            date = "date not recorded"
+    parts.append(date)
+    version = None
+    for key in ("wsc_version", "wsc", "version"):
+        for obj in (env, doc):
+            if version is None and isinstance(obj.get(key), str):
+                version = obj[key]
+    parts.append(f"wsc {version}" if version else "wsc version not recorded")
+    return {"text": " · ".join(parts), "emulated": emulated}
+
+
+def merge_stamps(stamps):
+    """One stamp for a figure drawn from several files: their texts joined
+    where they differ, emulated if any was."""
+    stamps = list(stamps)
+    texts = list(dict.fromkeys(s["text"] for s in stamps))
+    return {"text": "\n".join(texts), "emulated": any(s["emulated"] for s in stamps)}
+
+
+# About this many characters of a stamp fit an inch of the figure.
+STAMP_CHARS_PER_INCH = 16
+
+
+def wrap_stamp(text, width):
+    """TEXT's lines broken at their " · " where longer than WIDTH characters."""
+    out = []
+    for line in text.split("\n"):
+        current = ""
+        for part in line.split(" · "):
+            if current and len(current) + 3 + len(part) > width:
+                out.append(current)
+                current = part
+            else:
+                current = f"{current} · {part}" if current else part
+        out.append(current)
+    return "\n".join(out)
+
+
+def draw_stamp(fig, stamp):
+    """STAMP's text along the foot of FIG, below everything the layout places."""
+    text = wrap_stamp(stamp["text"], int(fig.get_figwidth() * STAMP_CHARS_PER_INCH))
+    lines = text.count("\n") + 1
+    height = fig.get_figheight()
+    room = (STAMP_SIZE * 1.35 * lines + 6) / 72 / height
+    fig.get_layout_engine().set(rect=(0, room, 1, 1 - room))
+    fig.text(0.005, 0.004, text, fontsize=STAMP_SIZE, ha="left", va="bottom",
+             color=STAMP_EMULATED if stamp["emulated"] else "0.35")
 
 
 def save_png(fig, path):

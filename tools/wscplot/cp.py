@@ -7,22 +7,28 @@ wsc cp's "results" hold one record per portion it timed ("portion",
 portion); a sweep's "points" one record per program and swept value.
 The programs' order and colours are the order of the portions (for a
 sweep, of the points); the parts' order that of their first portion;
-what a sweep varies, the settings its points and document share.
+what a sweep varies, the settings its points and document share.  Every
+comparison drawn is computed from the medians (the baseline's / the
+program's, above 1 = faster); a file's "ratio" (or "speedup") serves
+only to find a sweep's baseline, the program whose value is 1.
 """
 import json
 from pathlib import Path
 
-from .common import (PROG, Palette, PlotError, field, import_matplotlib, is_number,
-                     load_json, make_outdir, mpl, new_figure, note, save_png)
+from .common import (PROG, Palette, PlotError, environment_stamp, field,
+                     import_matplotlib, is_number, load_json, make_outdir, mpl, new_figure,
+                     note, save_png, speedup_words, time_unit)
 
 
 def timing(path, rec, where):
-    """Check REC's median_ns, min_ns, max_ns and ratio; return them."""
+    """Check REC's median_ns, min_ns, max_ns and its "speedup" or "ratio"
+    (either name: which way it runs is not read); return them."""
     median, lo, hi = (field(path, rec, k, "ns", where) for k in ("median_ns", "min_ns", "max_ns"))
     if not lo <= median <= hi:
         raise PlotError(f"{path}: {where}min_ns {lo} <= median_ns {median} <= max_ns {hi} "
                         "does not hold")
-    return median, lo, hi, field(path, rec, "ratio", "ns", where, null=True)
+    key = "speedup" if "speedup" in rec else "ratio"
+    return median, lo, hi, field(path, rec, key, "ns", where, null=True)
 
 
 def read_events(path, rec, where):
@@ -98,7 +104,8 @@ def cp_setting(doc):
     cache = ""
     if isinstance(doc.get("cold"), bool):
         cache = ", cold cache" if doc["cold"] else ", hot cache"
-    return f"{doc['size']:,} B files, {doc['repetitions']} repetitions{cache}{fs}"
+    reps = doc["repetitions"]
+    return f"{doc['size']:,} B files, {reps} repetition{'s' if reps != 1 else ''}{cache}{fs}"
 
 
 def part_order(results):
@@ -116,43 +123,58 @@ def tick_label(rec):
 
 
 def ratio_title(recs):
-    """Which portion each ratio in RECS is to, e.g.
-    "ratio to portion 6 (of 6, 7), 8 (of 8, 9)"."""
+    """Which portion each comparison in RECS is to, e.g.
+    "against portion 6 (for 6, 7), 8 (for 8, 9)"."""
     of = {}
     for r in recs:
         of.setdefault(r["baseline"], []).append(str(r["portion"]))
     if len(of) == 1:
-        return f"ratio to portion {next(iter(of))}'s median"
-    return "ratio to portion " + ", ".join(f"{b} (of {', '.join(p)})" for b, p in of.items())
+        return f"against portion {next(iter(of))}"
+    return "against portion " + ", ".join(f"{b} (for {', '.join(p)})" for b, p in of.items())
 
 
-def plot_cp_portions(doc, palette, path):
-    """Table 3 of the WSC paper as bars: one per portion, a panel per part."""
+def portion_speedup(rec, by_portion):
+    """How much faster REC is than its baseline portion, from the medians;
+    None for the baseline itself or when the baseline is missing."""
+    base = by_portion.get(rec["baseline"])
+    if base is None or base is rec or rec["median_ns"] <= 0:
+        return None
+    return base["median_ns"] / rec["median_ns"]
+
+
+def plot_cp_portions(doc, palette, stamp, path):
+    """Table 3 of "Impact of Wrapped System Call Mechanism" (the WSC paper)
+    as bars: one per portion, a panel per part."""
     results = doc["results"]
+    by_portion = {r["portion"]: r for r in results}
     parts = part_order(results)
-    fig = new_figure(max(8, 1.05 * len(results) + 1.5), 5.5)
+    unit, scale = time_unit(max(r["median_ns"] for r in results))
+    fig = new_figure(max(8, 1.05 * len(results) + 1.5), 5.8, stamp=stamp)
     axes = fig.subplots(1, len(parts), squeeze=False,
                         width_ratios=[len(recs) for _, recs in parts])[0]
     for ax, (part, recs) in zip(axes, parts):
         x = range(len(recs))
-        us = [r["median_ns"] / 1000 for r in recs]
-        err = [[(r["median_ns"] - r["min_ns"]) / 1000 for r in recs],
-               [(r["max_ns"] - r["median_ns"]) / 1000 for r in recs]]
-        ax.bar(x, us, 0.7, yerr=err, capsize=3, ecolor="0.3",
+        heights = [r["median_ns"] / scale for r in recs]
+        err = [[(r["median_ns"] - r["min_ns"]) / scale for r in recs],
+               [(r["max_ns"] - r["median_ns"]) / scale for r in recs]]
+        ax.bar(x, heights, 0.7, yerr=err, capsize=3, ecolor="0.3",
                color=[palette(r["program"]) for r in recs])
         for i, r in enumerate(recs):
-            if r["ratio"] is not None:
-                ax.annotate(f"{r['ratio']:.2f}x", (i, r["max_ns"] / 1000), xytext=(0, 3),
+            speedup = portion_speedup(r, by_portion)
+            text = "baseline" if r["portion"] == r["baseline"] else speedup_words(speedup)
+            if text:
+                ax.annotate(text, (i, r["max_ns"] / scale), xytext=(0, 3),
                             textcoords="offset points", ha="center", va="bottom",
-                            fontsize="small")
+                            fontsize="x-small", rotation=90)
         ax.set_xticks(x, [tick_label(r) for r in recs], fontsize="small")
-        top = max(r["max_ns"] for r in recs) / 1000
-        ax.set_ylim(0, top * 1.15 if top > 0 else 1)
+        top = max(r["max_ns"] for r in recs) / scale
+        ax.set_ylim(0, top * 1.35 if top > 0 else 1)
         ax.set_title(f"{part}\n{ratio_title(recs)}", fontsize="medium")
         ax.grid(True, axis="y", alpha=0.3)
-    axes[0].set_ylabel(f"µs for {doc['n']:,} transactions (median, min..max)")
+    axes[0].set_ylabel(f"{unit} for {doc['n']:,} transactions (median, bar min..max)")
     cp_title(fig, f"wsc cp: {doc['n']:,} transactions, threshold {doc['threshold']}, "
-             f"{cp_setting(doc)}", doc)
+             f"{cp_setting(doc)}; above a bar: its median against its part's baseline",
+             doc)
     return save_png(fig, path)
 
 
@@ -167,14 +189,14 @@ def cp_event_names(doc):
     return names
 
 
-def plot_cp_events(doc, palette, path):
+def plot_cp_events(doc, palette, stamp, path):
     """Per hardware event, a small bar chart of its count in each portion."""
     results = [r for r in doc["results"] if r["events"] is not None]
     names = cp_event_names(doc)
     # One cell more than the events, for the legend.
     cols = min(3, len(names) + 1)
     rows = -(-(len(names) + 1) // cols)
-    fig = new_figure(max(8, 0.35 * len(results) * cols + 1), 2.8 * rows + 1.2)
+    fig = new_figure(max(8, 0.35 * len(results) * cols + 1), 2.8 * rows + 1.2, stamp=stamp)
     axes = list(fig.subplots(rows, cols, squeeze=False).flat)
     for ax, name in zip(axes, names):
         present = [(i, r) for i, r in enumerate(results) if r["events"].get(name) is not None]
@@ -205,10 +227,11 @@ def run_cp(args):
     make_outdir(out)
     # A program keeps its colour in both figures: the k-th to run the k-th.
     palette = Palette(r["program"] for r in doc["results"])
-    yield plot_cp_portions(doc, palette, out / "cp-portions.png")
+    stamp = environment_stamp(path, doc)
+    yield plot_cp_portions(doc, palette, stamp, out / "cp-portions.png")
     events = out / "cp-events.png"
     if any(r["events"] for r in doc["results"]):
-        yield plot_cp_events(doc, palette, events)
+        yield plot_cp_events(doc, palette, stamp, events)
         return
     # "counters" says why, e.g. "not available: no PMU".
     why = doc.get("counters")
@@ -227,11 +250,13 @@ def run_cp(args):
 
 def add_cp(commands):
     p = commands.add_parser(
-        "cp", help="the portions of wsc cp as bars (the WSC paper's Table 3)",
+        "cp", help="the portions of wsc cp as bars (Table 3 of \"Impact of Wrapped "
+        "System Call Mechanism\")",
         description="From FILE, written by `wsc cp --json`, draw cp-portions.png: "
         "one bar per measured portion, a panel per part (open-close, read-write, "
         "write), its height the median time of the N transactions, the error bar "
-        "from min to max, the ratio to the part's baseline portion above it.  When "
+        "from min to max, above it how much faster or slower than the part's "
+        "baseline portion it is (from the medians).  When "
         "the results hold hardware events, draw cp-events.png too: per event, its "
         "count in each portion.")
     p.add_argument("file", metavar="FILE.json", help="the output of wsc cp --json")
@@ -254,7 +279,8 @@ def sweep_settings(path, doc):
 
 
 def ratio_baseline(lines):
-    """The program the ratios are to: the one whose every ratio is 1."""
+    """The program the ratios are to: the one whose every ratio is 1 (so
+    whichever way the file's ratios run)."""
     for program, pts in lines.items():
         ratios = [pt[5] for pt in pts if pt[5] is not None]
         if ratios and all(abs(r - 1) < 5e-4 for r in ratios):
@@ -332,56 +358,87 @@ def log2_axis(ax, values, label):
     ax.set_xlabel(label)
 
 
-def plot_cp_sweep(doc, path):
-    """Time per transaction and the ratio to the baseline against the swept value."""
-    np = mpl.np
+def sweep_speedups(pts, ref):
+    """PTS' speedups over the baseline REF ({x: median}) where both ran."""
+    return [ref[pt[0]] / pt[2] for pt in pts if pt[0] in ref and pt[2] > 0]
+
+
+def speedup_range(speedups):
+    """ "1.2x faster .. 1.1x slower": the least and the most of SPEEDUPS."""
+    if not speedups:
+        return ""
+    lo, hi = min(speedups), max(speedups)
+    if speedup_words(lo) == speedup_words(hi):
+        return speedup_words(lo)
+    return f"{speedup_words(lo)} to {speedup_words(hi)}"
+
+
+def plot_cp_sweep(doc, stamp, path):
+    """Small multiples: a panel per program, its time per transaction
+    (median, band min..max) against the swept value, the baseline's median
+    in grey in every other panel, and how much faster or slower than the
+    baseline the program is over the sweep in the panel's title."""
     sweep = doc["sweep"]
     lines = doc["lines"]
     base = doc["baseline"]
     palette = Palette(lines)
     values = sorted({pt[0] for pts in lines.values() for pt in pts})
     label = "N (transactions)" if sweep == "n" else sweep
-    fig = new_figure(12, 5)
-    left, right = fig.subplots(1, 2, sharex=True)
-    for program, pts in lines.items():
+    # pt: (x, n, median, min, max, ratio); per transaction.
+    unit, scale = time_unit(max(pt[2] / pt[1] for pts in lines.values() for pt in pts))
+    top = max(pt[4] / pt[1] for pts in lines.values() for pt in pts) / scale
+    cols = min(3, len(lines))
+    rows = -(-len(lines) // cols)
+    fig = new_figure(4.2 * cols + 0.6, 2.6 * rows + 1.3, stamp=stamp)
+    axes = fig.subplots(rows, cols, squeeze=False, sharex=True, sharey=True)
+    ref = {pt[0]: pt[2] for pt in lines[base]} if base is not None else {}
+    crossover = doc.get("crossover_n") if sweep == "n" else None
+    for ax, (program, pts) in zip(axes.flat, lines.items()):
         colour = palette(program)
         x = [pt[0] for pt in pts]
-        # pt: (x, n, median, min, max, ratio); per transaction, in µs.
-        per = [[pt[k] / pt[1] / 1000 for pt in pts] for k in (2, 3, 4)]
-        left.plot(x, per[0], "o-", color=colour, markersize=4, label=program)
-        left.fill_between(x, per[1], per[2], color=colour, alpha=0.2, linewidth=0)
-        ratio = [np.nan if pt[5] is None else pt[5] for pt in pts]
-        right.plot(x, ratio, "o-", color=colour, markersize=4, label=program)
-    right.axhline(1.0, color="0.3", linestyle="--", linewidth=1)
-    left.set_ylabel("µs per transaction (median, band min..max)")
-    left.set_ylim(bottom=0)
-    right.set_ylim(bottom=0)
-    if base is None:
-        ratio_text = "ratio: none, the program it is to did not run"
-        right.set_ylabel("median / the baseline's median")
-    else:
-        ratio_text = f"ratio to {base} (below 1 is faster)"
-        right.set_ylabel(f"median / {base}'s median")
-    right.set_title(ratio_text, fontsize="medium")
-    left.set_title("time per transaction", fontsize="medium")
-    for ax in (left, right):
-        log2_axis(ax, values, label)
+        per = [[pt[k] / pt[1] / scale for pt in pts] for k in (2, 3, 4)]
+        if base is not None and program != base:
+            bx = [pt[0] for pt in lines[base]]
+            ax.plot(bx, [pt[2] / pt[1] / scale for pt in lines[base]], "--", color="0.45",
+                    linewidth=1.2, label=f"{base} (baseline)")
+        ax.fill_between(x, per[1], per[2], color=colour, alpha=0.2, linewidth=0,
+                        label="min..max")
+        ax.plot(x, per[0], "o-", color=colour, markersize=3.5, label="median")
+        if crossover is not None:
+            ax.axvline(crossover, color="black", linestyle=":", linewidth=1.2)
+        if program == base:
+            title = f"{program}: the baseline"
+        elif base is None:
+            title = program
+        else:
+            title = f"{program}\n{speedup_range(sweep_speedups(pts, ref))} than {base}"
+        ax.set_title(title, fontsize="small")
         ax.grid(True, alpha=0.3)
-    left.legend(fontsize="small")
+        ax.legend(fontsize="xx-small", loc="upper right")
+    for ax in axes.flat[len(lines):]:
+        ax.set_visible(False)
+    for ax in axes.flat:
+        ax.set_xscale("log", base=2)
+        ax.set_xticks(values, [f"{v:,}" for v in values], fontsize="small")
+        ax.xaxis.set_minor_formatter(mpl.FuncFormatter(lambda x, _: ""))
+    axes[0][0].set_ylim(0, top * 1.05 if top > 0 else 1)
+    for ax in axes[:, 0]:
+        ax.set_ylabel(f"{unit} per transaction", fontsize="small")
+    last = len(lines) - 1
+    for i, ax in enumerate(axes.flat):
+        if i <= last and i + cols > last:
+            ax.set_xlabel(label, fontsize="small")
+            ax.xaxis.set_tick_params(labelbottom=True)
+    fixed = ", ".join(setting_label(k, doc[k]) for k in doc["settings"] if k != sweep)
+    text = f"wsc cp --sweep {sweep}: {fixed}, {cp_setting(doc)}"
     if sweep == "n":
-        crossover = doc["crossover_n"]
         if crossover is None:
-            right.set_title(f"{ratio_text}\nno crossover up to N = {values[-1]:,}",
-                            fontsize="medium")
+            text += f"\nno crossover up to N = {values[-1]:,}"
         else:
             who = crossover_programs(doc)
-            text = (f"{who[0]} beats {base} from N = {crossover:,}" if len(who) == 1
-                    else f"crossover at N = {crossover:,}")
-            for ax in (left, right):
-                ax.axvline(crossover, color="black", linestyle=":", linewidth=1.5)
-            right.set_title(f"{ratio_text}\n{text} (dotted line)", fontsize="medium")
-    fixed = ", ".join(setting_label(k, doc[k]) for k in doc["settings"] if k != sweep)
-    cp_title(fig, f"wsc cp --sweep {sweep}: {fixed}, {cp_setting(doc)}", doc)
+            text += (f"\n{who[0]} beats {base} from N = {crossover:,}" if len(who) == 1
+                     else f"\ncrossover at N = {crossover:,}") + " (dotted line)"
+    cp_title(fig, text, doc)
     return save_png(fig, path)
 
 
@@ -397,22 +454,24 @@ def run_cp_sweep(args):
         if png in writes:
             raise PlotError(f"{path}: would write {png} over the figure of {writes[png]}")
         writes[png] = path
-        jobs.append((doc, out, png))
+        jobs.append((doc, out, png, environment_stamp(path, doc)))
     import_matplotlib()
-    for doc, out, png in jobs:
+    for doc, out, png, stamp in jobs:
         make_outdir(out)
-        yield plot_cp_sweep(doc, png)
+        yield plot_cp_sweep(doc, stamp, png)
 
 
 def add_cp_sweep(commands):
     p = commands.add_parser(
-        "cp-sweep", help="wsc cp --sweep threshold|n: time and ratio against the swept value",
+        "cp-sweep", help="wsc cp --sweep threshold|n: a panel per program against the swept value",
         description="From each FILE, written by `wsc cp --sweep threshold|n --json`, "
-        "draw cp-sweep-threshold.png or cp-sweep-n.png: on the left the median time "
-        "per transaction of each program (a band from min to max), on the right its "
-        "ratio to NORMAL (the program whose ratio is 1), against the swept value on a "
-        "log2 axis; for the n sweep, a line at crossover_n, where WSC+COLLECT starts "
-        "to beat NORMAL.  Programs are drawn in the order of the points.")
+        "draw cp-sweep-threshold.png or cp-sweep-n.png: a panel per program, its median "
+        "time per transaction (a band from min to max) against the swept value on a "
+        "log2 axis, the baseline's median (NORMAL, the program whose ratio is 1) "
+        "dashed in every other panel, and in each title how much faster or slower "
+        "than the baseline the program is over the sweep (from the medians); for the "
+        "n sweep, a line at crossover_n, where WSC+COLLECT starts to beat NORMAL.  "
+        "Programs are drawn in the order of the points.")
     p.add_argument("files", metavar="FILE.json", nargs="+",
                    help="the output of wsc cp --sweep threshold|n --json")
     p.add_argument("-o", "--outdir", metavar="OUTDIR",

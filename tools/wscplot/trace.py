@@ -1,23 +1,29 @@
 # SPDX-License-Identifier: GPL-2.0
 """tools/plot trace and trace-buckets: the JSON of `wsc trace --json`.
 
-Per system call of a workload, "syscalls" holds a row: its "group" (paper
-001's kind of call), counts, percentiles and "hist", the latency histogram
-as [low_ns, high_ns, count] log-linear buckets.  trace overlays a call's
-histogram across workloads and splits each workload's time by group (the
-groups as the rows name them, the largest share first); trace-buckets
-redraws one call in paper 003's power-of-two microsecond buckets, e.g. a
-hot run against a cold one.  "trace" holds the kernel's counts of what it
-could not follow, the lost_* keys, which a title shows in red.
+Per system call of a workload, "syscalls" holds a row: its "group" (the
+kind of call of "Nature of System Calls", the paper of that title),
+counts, percentiles and "hist", the latency histogram as [low_ns,
+high_ns, count] log-linear buckets.  trace overlays a call's histogram
+across workloads and splits each workload's time by group (the groups as
+the rows name them, the largest share first); trace-buckets redraws one
+call in the power-of-two microsecond buckets of the EPCM prefetching
+paper, e.g. a hot run against a cold one.  "trace" holds the kernel's
+counts of what it could not follow, the lost_* keys, which a title shows
+in red.
 """
 import argparse
 import math
 import re
 from pathlib import Path
 
-from .common import (Palette, PlotError, field, fmt_ns, import_matplotlib, is_int,
-                     load_json, log_ns_axis, make_outdir, mpl, new_figure, note, save_png,
-                     shown)
+from .common import (Palette, PlotError, environment_stamp, field, fmt_ns, import_matplotlib,
+                     is_int, load_json, log_ns_axis, make_outdir, merge_stamps, mpl,
+                     new_figure, note, save_png, shown)
+
+# The papers the figures follow, by their short titles.
+GROUPS_PAPER = "Nature of System Calls"
+BUCKETS_PAPER = "the EPCM prefetching paper"
 
 # The keys under "trace" that count a part of the workload not counted.
 LOST = "lost_"
@@ -138,7 +144,7 @@ def trace_workloads(args):
                             "give each file a --label")
         seen[label] = path
         workloads.append({"path": path, "label": label, "doc": doc,
-                          "flags": trace_flags(doc)})
+                          "flags": trace_flags(doc), "stamp": environment_stamp(path, doc)})
     return workloads
 
 
@@ -168,7 +174,7 @@ def plot_trace_call(name, workloads, path):
     lo = min(min(b) for b in binned)
     hi = max(max(b) for b in binned)
     edges = 2.0 ** (np.arange(lo, hi + 2) / PER_OCTAVE)
-    fig = new_figure()
+    fig = new_figure(stamp=merge_stamps(w["stamp"] for w in workloads))
     ax = fig.add_subplot()
     top = 0
     for k, ((i, w, row), bins) in enumerate(zip(drawn, binned)):
@@ -177,8 +183,8 @@ def plot_trace_call(name, workloads, path):
         top = max(top, frac.max())
         ax.stairs(frac, edges, color=colour, fill=True, alpha=0.15)
         ax.stairs(frac, edges, color=colour, linewidth=1.5,
-                  label=f"{w['label']}: {row['calls']:,} calls, p50 {fmt_ns(row['p50_ns'])} ns, "
-                  f"p99 {fmt_ns(row['p99_ns'])} ns")
+                  label=f"{w['label']}: {row['calls']:,} calls, p50 {fmt_ns(row['p50_ns'])}, "
+                  f"p99 {fmt_ns(row['p99_ns'])}")
         # The percentiles as small carets along the top, one row per workload.
         y = 0.975 - 0.035 * k
         for pct, face in (("p50_ns", colour), ("p99_ns", "white")):
@@ -190,7 +196,7 @@ def plot_trace_call(name, workloads, path):
             ax.plot([], [], color=f"C{i % 10}", label=f"{w['label']}: no {name} calls")
     log_ns_axis(ax)
     ax.set_xlim(edges[0], edges[-1])
-    ax.set_xlabel("latency, ns (▼ p50, ▽ p99)")
+    ax.set_xlabel("latency in the kernel (▼ p50, ▽ p99)")
     ax.set_ylabel(f"fraction of the workload's {name} calls")
     ax.set_ylim(0, top * 1.25)
     ax.grid(True, which="major", alpha=0.3)
@@ -244,7 +250,8 @@ def plot_trace_share(workloads, time, path):
         times.append(per)
     groups = group_order(times)
     palette = Palette(groups)
-    fig = new_figure(9, 1.2 + 0.7 * len(workloads))
+    fig = new_figure(9, 1.5 + 0.7 * len(workloads),
+                     stamp=merge_stamps(w["stamp"] for w in workloads))
     ax = fig.add_subplot()
     y = np.arange(len(workloads))
     left = np.zeros(len(workloads))
@@ -257,15 +264,15 @@ def plot_trace_share(workloads, time, path):
                 ax.text(x + s / 2, yi, f"{s:.0f}%", ha="center", va="center", fontsize="small")
         left += share
     ax.set_yticks(y, [f"{w['label']}\n{sum(r['calls'] for r in w['doc']['calls'].values()):,} "
-                      f"calls, {t / 1e6:,.3g} ms" for w, t in zip(workloads, totals)],
+                      f"calls, {fmt_ns(t)}" for w, t in zip(workloads, totals)],
                   fontsize="small")
     ax.invert_yaxis()
     ax.set_xlim(0, 100)
     ax.set_xlabel(f"share of the {TIMES[time][1]}, %")
     ax.legend(fontsize="small", ncols=min(len(groups), 7), loc="lower center",
               bbox_to_anchor=(0.5, 1.0), frameon=False)
-    trace_title(fig, f"wsc trace: where the {TIMES[time][1]} went, by paper 001's group",
-                workloads)
+    trace_title(fig, f"wsc trace: where the {TIMES[time][1]} went, by the groups of "
+                f"\"{GROUPS_PAPER}\"", workloads)
     return save_png(fig, path)
 
 
@@ -347,7 +354,7 @@ def add_trace(commands):
         f"in each workload overlaid ({PER_OCTAVE} bins per octave on a log axis, "
         "the height the fraction of the workload's calls of it), with carets at "
         "each workload's p50 and p99; and trace-share.png: per workload, the "
-        "share of its system call time (--time) in each of paper 001's groups.  "
+        f"share of its system call time (--time) in each group of \"{GROUPS_PAPER}\".  "
         "A title in red names the workloads whose trace lost calls or tasks.")
     add_trace_inputs(p, "legends")
     p.add_argument("--time", choices=sorted(TIMES), default="cpu",
@@ -371,7 +378,7 @@ def us_bucket(ns):
 
 
 def us_bucket_label(k):
-    """Paper 003's labels: "<=1", "1-2", "3-4", "5-8", "9-16", ... (µs)."""
+    """The EPCM paper's labels: "<=1", "1-2", "3-4", "5-8", "9-16", ... (µs)."""
     if k <= 1:
         return "<=1" if k == 0 else "1-2"
     return f"{(1 << (k - 1)) + 1}-{1 << k}"
@@ -391,17 +398,27 @@ def us_buckets(hist):
     return buckets
 
 
+def bucket_tick(k):
+    """Bucket K's label under a bar: us_bucket_label()'s µs up to 1 ms,
+    in ms beyond, so no label has more than four digits."""
+    if k <= 10:
+        return f"{us_bucket_label(k)} µs"
+    return f"{((1 << (k - 1)) + 1) / 1000:.3g}-{(1 << k) / 1000:.3g} ms"
+
+
 def bucket_table(call, workloads, counts, top):
     """The table of COUNTS, for people and for the docs to quote."""
     width = max(10, *(len(w["label"]) + 2 for w in workloads))
+    # The bucket column as wide as its longest label, "16385-32768".
+    first = max(9, len(us_bucket_label(top)) + 2)
     lines = [f"{call}: calls per latency bucket (µs), and % of the workload's {call} calls",
-             f"{'bucket':<9}" + "".join(f"{w['label']:>{width}}{'%':>8}" for w in workloads)]
+             f"{'bucket':<{first}}" + "".join(f"{w['label']:>{width}}{'%':>8}" for w in workloads)]
     totals = [sum(c.values()) for c in counts]
     for k in range(top + 1):
-        lines.append(f"{us_bucket_label(k):<9}" + "".join(
+        lines.append(f"{us_bucket_label(k):<{first}}" + "".join(
             f"{c.get(k, 0):>{width},}{(100 * c.get(k, 0) / t if t else 0):>8.2f}"
             for c, t in zip(counts, totals)))
-    lines.append(f"{'total':<9}" + "".join(f"{t:>{width},}{(100 if t else 0):>8.2f}"
+    lines.append(f"{'total':<{first}}" + "".join(f"{t:>{width},}{(100 if t else 0):>8.2f}"
                                            for t in totals))
     return "\n".join(lines)
 
@@ -409,7 +426,8 @@ def bucket_table(call, workloads, counts, top):
 def plot_trace_buckets(call, workloads, counts, top, fraction, path):
     """Grouped bars: one group per µs bucket, one bar per workload."""
     np = mpl.np
-    fig = new_figure(max(8, 0.35 * (top + 1) * len(workloads) + 2), 4.5)
+    fig = new_figure(max(8, 0.35 * (top + 1) * len(workloads) + 2), 5,
+                     stamp=merge_stamps(w["stamp"] for w in workloads))
     ax = fig.add_subplot()
     width = 0.8 / len(workloads)
     x = np.arange(top + 1)
@@ -423,14 +441,17 @@ def plot_trace_buckets(call, workloads, counts, top, fraction, path):
         if len(workloads) <= 3:
             ax.bar_label(bars, [(f"{h:.3f}" if fraction else f"{h:,.0f}") if h else ""
                                 for h in heights], fontsize="x-small", padding=2, rotation=90)
-    ax.set_xticks(x, [us_bucket_label(k) for k in x])
-    ax.set_xlabel("latency, µs")
+    # Slanted: a bucket's label is wider than its group of bars.
+    ax.set_xticks(x, [bucket_tick(k) for k in x], rotation=40, ha="right",
+                  rotation_mode="anchor", fontsize="small")
+    ax.set_xlabel("latency in the kernel")
     ax.set_ylabel(f"fraction of the workload's {call} calls" if fraction
                   else f"{call} calls")
     ax.margins(y=0.15)
     ax.grid(True, axis="y", alpha=0.3)
     ax.legend(fontsize="small")
-    trace_title(fig, f"{call}: latency in power-of-two µs buckets", workloads)
+    trace_title(fig, f"{call}: latency in power-of-two µs buckets, as in {BUCKETS_PAPER}",
+                workloads)
     return save_png(fig, path)
 
 
@@ -460,7 +481,7 @@ def add_trace_buckets(commands):
     p = commands.add_parser(
         "trace-buckets", help="wsc trace: one call's latency in µs buckets, bars per workload",
         description="From each FILE, written by `wsc trace --json` for one workload "
-        "(say a hot and a cold run), draw trace-buckets-CALL.png, paper 003's chart: "
+        f"(say a hot and a cold run), draw trace-buckets-CALL.png, the chart of {BUCKETS_PAPER}: "
         "the latency of CALL in power-of-two microsecond buckets (<=1, 1-2, 3-4, 5-8, "
         "... µs), a group of bars per bucket, a bar per workload; and print the "
         "table of its counts.")
