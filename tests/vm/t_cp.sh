@@ -207,7 +207,11 @@ usage_case() {
 	ud=$(mktemp -d "$work/usage.XXXXXX")
 	$wsc cp --dir "$ud" "$@" > /dev/null 2> "$out/usage.err"
 	rc=$?
-	if [ "$rc" -eq 2 ] && [ -z "$(ls -A "$ud")" ] && [ -s "$out/usage.err" ]; then
+	# The one voice of wsc(8)'s USAGE ERRORS: two lines, no help after.
+	if [ "$rc" -eq 2 ] && [ -z "$(ls -A "$ud")" ] &&
+	   [ "$(wc -l < "$out/usage.err")" -eq 2 ] &&
+	   grep -q '^wsc cp: ' "$out/usage.err" &&
+	   [ "$(tail -n 1 "$out/usage.err")" = "Try 'wsc cp --help'." ]; then
 		ok "usage error: $name"
 	else
 		not_ok "usage error: $name (exit $rc)"
