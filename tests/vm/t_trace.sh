@@ -54,8 +54,8 @@ check "procs: 4 tasks followed" test "$(field "$j" trace.tasks)" -eq 4
 check "procs: the trace ended with its target" test "$(field "$j" trace.end)" = "target exited"
 check "procs: 1 unmatched (the start handshake), 0 unfinished" \
 	test "$(field "$j" trace.unmatched)/$(field "$j" trace.unfinished)" = "1/0"
-check "procs: groups of paper 001 (read: user data, futex-free)" \
-	test "$(count "$j" read group)/$(count "$j" chdir group)" = "user data/file"
+check "procs: the Nature of System Calls paper's groups, as wsc info spells them (read: userdata)" \
+	test "$(count "$j" read group)/$(count "$j" chdir group)" = "userdata/file"
 check "procs: the CSV has a header and one line per syscall" \
 	test "$(($(wc -l < "$out/procs.csv") - 1))" -eq "$("$python" -c "import json; print(len(json.load(open('$j'))['syscalls']))")"
 

@@ -58,8 +58,9 @@ enum trace_by {
  * struct trace_row - one system call of the report
  * @nr:         x86-64 number
  * @name:       "read", "newfstatat", ...; "syscall_N" when unknown
- * @group:      paper 001's group: "memory", "signal", "ipc", "file",
- *              "user data", "locking" or "other"
+ * @group:      the Nature of System Calls paper's group (Documentation/
+ *              papers.md): "memory", "signal", "ipc", "file", "userdata",
+ *              "locking" or "other", as wsc info spells them
  * @calls:      calls finished
  * @errors:     of them, failed
  * @total_ns:   summed latency (wall clock: entry to exit)

@@ -26,9 +26,9 @@ int trace_group_calls(const char *name, uint64_t *calls)
 	const char *group, *call;
 	unsigned int nr;
 
-	if (!strcmp(name, "userdata"))
-		group = "user data";
-	else if (!strcmp(name, "file") || !strcmp(name, "memory") ||
+	/* The names of include/wsc_calls.h's WSC_GROUP_NAMES, one spelling. */
+	if (!strcmp(name, "userdata") ||
+	    !strcmp(name, "file") || !strcmp(name, "memory") ||
 		 !strcmp(name, "signal") || !strcmp(name, "ipc") ||
 		 !strcmp(name, "locking") || !strcmp(name, "other"))
 		group = name;

@@ -131,7 +131,7 @@ static const struct syscall_group syscall_groups[] = {
 	{ "signal",	group_signal },
 	{ "ipc",	group_ipc },
 	{ "file",	group_file },
-	{ "user data",	group_user_data },
+	{ "userdata",	group_user_data },
 	{ "locking",	group_locking },
 };
 
