@@ -19,7 +19,7 @@ CSV_NS = "ns_per_call"
 # Read a CSV this many bytes at a time: memory stays flat however many
 # rows a file holds (7 variants of 1,000,000 samples is 350 MB of text).
 CSV_BLOCK = 1 << 24
-# Paper 002's chart: the four calls that paper timed, each made the two
+# The DMSM paper's chart: the four calls that paper timed, each made the two
 # ways it compared (the "mechanism" of a variant), the first the baseline.
 PAPER002_CALLS = ("getpid", "read256", "write256", "sbrk")
 PAPER002_MECHANISMS = ("conventional", "wrapped")
@@ -190,7 +190,7 @@ def plot_paper002(chart, palette, path):
                                 for _, rec in present], fontsize="x-small", padding=2)
     ax.set_xticks(range(len(chart)), list(chart))
     ax.set_ylabel("ns per call (median)")
-    ax.set_title(f"Paper 002: time per call, {' vs '.join(PAPER002_MECHANISMS)}\n"
+    ax.set_title(f"The DMSM paper: time per call, {' vs '.join(PAPER002_MECHANISMS)}\n"
                  f"above a {PAPER002_MECHANISMS[1]} bar: its time / "
                  f"{PAPER002_MECHANISMS[0]} time (below 1 is cheaper)")
     ax.margins(y=0.12)
@@ -255,7 +255,7 @@ def run_bench(args):
 
 def add_bench(commands):
     p = commands.add_parser(
-        "bench", help="histograms, CDFs and paper 002's chart from wsc bench --all",
+        "bench", help="histograms, CDFs and the DMSM paper's chart from wsc bench --all",
         description="For each DIR/<call>.csv written by `wsc bench --all`, draw "
         "<call>-hist.png (histograms of ns per call, one per variant) and "
         "<call>-cdf.png (their empirical CDFs); from the getpid, read256, "

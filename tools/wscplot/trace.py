@@ -1,12 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0
 """tools/plot trace and trace-buckets: the JSON of `wsc trace --json`.
 
-Per system call of a workload, "syscalls" holds a row: its "group" (paper
-001's kind of call), counts, percentiles and "hist", the latency histogram
+Per system call of a workload, "syscalls" holds a row: its "group" (the
+Nature of System Calls paper's kind of call; Documentation/papers.md), counts, percentiles and "hist", the latency histogram
 as [low_ns, high_ns, count] log-linear buckets.  trace overlays a call's
 histogram across workloads and splits each workload's time by group (the
 groups as the rows name them, the largest share first); trace-buckets
-redraws one call in paper 003's power-of-two microsecond buckets, e.g. a
+redraws one call in the EPCM paper's power-of-two microsecond buckets, e.g. a
 hot run against a cold one.  "trace" holds the kernel's counts of what it
 could not follow, the lost_* keys, which a title shows in red.
 """
@@ -264,7 +264,7 @@ def plot_trace_share(workloads, time, path):
     ax.set_xlabel(f"share of the {TIMES[time][1]}, %")
     ax.legend(fontsize="small", ncols=min(len(groups), 7), loc="lower center",
               bbox_to_anchor=(0.5, 1.0), frameon=False)
-    trace_title(fig, f"wsc trace: where the {TIMES[time][1]} went, by paper 001's group",
+    trace_title(fig, f"wsc trace: where the {TIMES[time][1]} went, by the Nature of System Calls paper's group",
                 workloads)
     return save_png(fig, path)
 
@@ -347,7 +347,7 @@ def add_trace(commands):
         f"in each workload overlaid ({PER_OCTAVE} bins per octave on a log axis, "
         "the height the fraction of the workload's calls of it), with carets at "
         "each workload's p50 and p99; and trace-share.png: per workload, the "
-        "share of its system call time (--time) in each of paper 001's groups.  "
+        "share of its system call time (--time) in each of the Nature of System Calls paper's groups.  "
         "A title in red names the workloads whose trace lost calls or tasks.")
     add_trace_inputs(p, "legends")
     p.add_argument("--time", choices=sorted(TIMES), default="cpu",
@@ -371,7 +371,7 @@ def us_bucket(ns):
 
 
 def us_bucket_label(k):
-    """Paper 003's labels: "<=1", "1-2", "3-4", "5-8", "9-16", ... (µs)."""
+    """The EPCM paper's labels: "<=1", "1-2", "3-4", "5-8", "9-16", ... (µs)."""
     if k <= 1:
         return "<=1" if k == 0 else "1-2"
     return f"{(1 << (k - 1)) + 1}-{1 << k}"
@@ -460,7 +460,7 @@ def add_trace_buckets(commands):
     p = commands.add_parser(
         "trace-buckets", help="wsc trace: one call's latency in µs buckets, bars per workload",
         description="From each FILE, written by `wsc trace --json` for one workload "
-        "(say a hot and a cold run), draw trace-buckets-CALL.png, paper 003's chart: "
+        "(say a hot and a cold run), draw trace-buckets-CALL.png, the EPCM paper's chart: "
         "the latency of CALL in power-of-two microsecond buckets (<=1, 1-2, 3-4, 5-8, "
         "... µs), a group of bars per bucket, a bar per workload; and print the "
         "table of its counts.")

@@ -60,7 +60,7 @@ static void cp_usage(FILE *f)
 		"close) with each program below, in one process, R times, the programs\n"
 		"interleaved; time the WSC paper's 11 portions and ours; read every copy\n"
 		"back and compare it with its source.\n\n"
-		"Programs (the paper's Figure 5, then ours):\n"
+		"Programs (the WSC paper's Figure 5, then ours):\n"
 		"  NORMAL           the six calls of each transaction in turn\n"
 		"  NORMAL+COLLECT   calls of one type in a block: N opens, N opens, N reads...\n"
 		"  WSC+COLLECT      those blocks wrapped, flushed every T calls\n"

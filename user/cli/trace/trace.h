@@ -5,7 +5,8 @@
  *
  *   cmd_trace.c    options, starting the target, waiting, fetching
  *   trace_names.c  system call numbers, names (as strace and the
- *                  headers spell them) and paper 001's groups
+ *                  headers spell them) and the Nature of System Calls
+ *                  paper's groups (Documentation/papers.md)
  *   trace_stats.c  mean and percentiles from the log-linear buckets,
  *                  sorting
  *   trace_out.c    the table, the ASCII histograms, the breakdowns per
@@ -155,7 +156,10 @@ enum trace_sort {
 const char *trace_syscall_name(uint32_t nr);
 /* The number of @name, or -1. */
 int trace_syscall_nr(const char *name);
-/* Paper 001's group of @name (see struct trace_row); "other" if none. */
+/*
+ * The Nature of System Calls paper's group of @name (see struct
+ * trace_row); "other" if none.
+ */
 const char *trace_syscall_group(const char *name);
 
 /* trace_stats.c */
@@ -231,7 +235,10 @@ void trace_print_interval_json(FILE *f, const struct trace_report *r,
  */
 int trace_parse_calls(const char *list, uint64_t *calls, char *bad,
 		      size_t bad_len);
-/* The calls of paper 001's group @name ("file", "userdata", ...), or -1. */
+/*
+ * The calls of the Nature of System Calls paper's group @name ("file",
+ * "userdata", ...), or -1.
+ */
 int trace_group_calls(const char *name, uint64_t *calls);
 /* "ENOENT" (any case) or 1..4095; 0 or -1. */
 int trace_parse_errno(const char *s, uint32_t *err);

@@ -4,8 +4,9 @@
  *
  * -e LIST takes strace's habits: "trace=" before the list is ignored, a
  * leading '!' turns the list into everything but it, and %GROUP names a
- * group; the groups here are paper 001's (trace_names.c), not strace's
- * classes (strace's %file is the calls that take a file name).
+ * group; the groups here are the Nature of System Calls paper's
+ * (trace_names.c, Documentation/papers.md), not strace's classes
+ * (strace's %file is the calls that take a file name).
  */
 #include <ctype.h>
 #include <errno.h>
