@@ -24,7 +24,7 @@ struct wsc_cmd {
 static const struct wsc_cmd wsc_cmds[] = {
 	{ "info",  "show the loaded module's ABI, limits and allowlist", cmd_info },
 	{ "bench", "time system calls: conventional, wrapped, io_uring", cmd_bench },
-	{ "klat",  "run the module's in-kernel latency experiments",    cmd_klat },
+	{ "klat",  "the latency lab: the module's in-kernel experiments", cmd_klat },
 	{ "cp",    "N cp transactions: the WSC paper's programs and ours", cmd_cp },
 	{ "ls",    "list a folder with one wrapped entry of stat calls", cmd_ls },
 	{ "trace", "per-syscall latency histograms of a command, process or cgroup", cmd_trace },
