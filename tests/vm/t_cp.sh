@@ -182,7 +182,8 @@ rmdir "$nobody_dir"
 
 check "without /dev/wsc: the WSC programs are refused (exit 1)" sh -c \
 	"WSC_DEVICE=/nonexistent $wsc cp -n 2 -r 1 --dir $work > /dev/null 2> $out/nodev.err;
-	 test \$? -eq 1 && grep -q 'need /dev/wsc' $out/nodev.err"
+	 test \$? -eq 1 && grep -q '^wsc cp: the wsc module is loaded but /nonexistent is missing' $out/nodev.err &&
+	 test \"\$(tail -n 1 $out/nodev.err)\" = 'wsc cp: the WSC programs need the module; -p NORMAL,IO_URING,COPY_FILE_RANGE run without it'"
 check "without /dev/wsc: the conventional and io_uring programs still run" sh -c \
 	"WSC_DEVICE=/nonexistent $wsc cp -p NORMAL,IO_URING,COPY_FILE_RANGE -n 2 -r 1 --dir $work > /dev/null"
 

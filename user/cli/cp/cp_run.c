@@ -93,6 +93,9 @@ static int cp_prepare_programs(struct cp_session *s)
 
 no_device:
 	module_report("cp", ret, false);
+	/* As wsc ls names --conventional: what runs without the module. */
+	fprintf(stderr, "wsc cp: the WSC programs need the module; "
+		"-p NORMAL,IO_URING,COPY_FILE_RANGE run without it\n");
 	return ret;
 }
 
