@@ -177,11 +177,18 @@ int module_report(const char *cmd, int err, bool genl)
 				strerror(err));
 		return 1;
 	}
-	/* Loaded, yet no node: a WSC_DEVICE that points elsewhere, or no udev. */
-	if (!genl && !stat("/sys/module/wsc", &st)) {
-		fprintf(stderr, "wsc %s: the wsc module is loaded but %s is missing (%s)%s\n",
-			cmd, dev, strerror(err),
-			getenv("WSC_DEVICE") ? ": WSC_DEVICE names it" : "");
+	/*
+	 * Loaded, yet not found: a WSC_DEVICE that points elsewhere, no udev,
+	 * or a module older than the family.  Loading it again helps none.
+	 */
+	if (!stat("/sys/module/wsc", &st)) {
+		if (genl)
+			fprintf(stderr, "wsc %s: the wsc module is loaded but has no generic netlink family \"%s\" (a module older than this wsc?)\n",
+				cmd, WSC_LAT_GENL_NAME);
+		else
+			fprintf(stderr, "wsc %s: the wsc module is loaded but %s is missing (%s)%s\n",
+				cmd, dev, strerror(err),
+				getenv("WSC_DEVICE") ? ": WSC_DEVICE names it" : "");
 		return 1;
 	}
 	if (genl)
