@@ -10,12 +10,14 @@
 
 # The options of each subcommand, as its --help prints them.
 _wsc_opts_info='-j --json -h --help'
-_wsc_opts_bench='-n --iters -r --rounds -c --cpus -s --size -j --json --csv -a --all -o --out -l --list -h --help'
-_wsc_opts_bench_fit='-n --iters -r --rounds -c --cpu -j --json --csv -h --help'
-_wsc_opts_klat='-n --iters -c --cpus -j --json --csv -l --list -h --help'
-_wsc_opts_cp='-n --transactions -s --size -t --threshold -r --repetitions -c --cpu --cold --dir --keep -p --programs --sweep --inject -j --json --csv -h --help'
-_wsc_opts_ls='-l --long --conventional --compare -r --repetitions -j --json --csv --dir --keep -h --help'
-_wsc_opts_trace='-p --pid -c --cgroup -a --all -e --calls -Z --failed --errno -d --duration --interval -s --sort --time --top --by --hist --cold -o --output -j --json --csv --csv-tasks -h --help'
+# The other names an option is also taken by (wsc(8), OPTIONS) are listed
+# too, as --help lists them.
+_wsc_opts_bench='-n --iters -r --rounds --repetitions -c --cpus --cpu -s --size -j --json --csv -a --all -o --output --out -l --list -h --help'
+_wsc_opts_bench_fit='-n --iters -r --rounds --repetitions -c --cpu --cpus -j --json --csv -h --help'
+_wsc_opts_klat='-n --iters -c --cpus --cpu -j --json --csv -l --list -h --help'
+_wsc_opts_cp='-n --transactions -s --size -t --threshold -r --rounds --repetitions -c --cpu --cpus --cold --dir --keep -p --programs --sweep --inject -j --json --csv -h --help'
+_wsc_opts_ls='-l --long --conventional --compare -r --rounds --repetitions -j --json --csv --dir --keep -h --help'
+_wsc_opts_trace='-p --pid --cgroup -a --all -e --calls -Z --failed --errno -d --duration --interval -s --sort --time --top --by --hist --cold -o --output -j --json --csv --csv-tasks -h --help'
 # wsc trace's -e groups, and the errnos --errno most often wants (it takes
 # any name glibc knows, or a number).
 _wsc_trace_groups='%file %memory %signal %ipc %userdata %locking %other all'
@@ -121,7 +123,7 @@ _wsc()
 
 	# The value of the option before the cursor.
 	case $cmd:$prev in
-	*:--csv | bench:-o | bench:--out | trace:-o | trace:--output | trace:--csv-tasks)
+	*:--csv | bench:-o | bench:--output | bench:--out | trace:-o | trace:--output | trace:--csv-tasks)
 		if [[ $cmd == bench && $prev == --csv ]]; then
 			_wsc_dirs	# bench --csv DIR: one file per call
 		else
@@ -185,7 +187,7 @@ _wsc()
 		_wsc_words "$(cd /proc 2>/dev/null && compgen -G '[0-9]*')"
 		return 0
 		;;
-	trace:-c | trace:--cgroup)
+	trace:--cgroup)
 		_wsc_dirs
 		return 0
 		;;

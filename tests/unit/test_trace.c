@@ -109,10 +109,10 @@ static void test_groups(void **state)
 	assert_group("dup2", "file");
 	assert_group("ioctl", "file");
 	assert_group("getdents64", "file");
-	assert_group("read", "user data");
-	assert_group("write", "user data");
-	assert_group("pread64", "user data");
-	assert_group("copy_file_range", "user data");
+	assert_group("read", "userdata");
+	assert_group("write", "userdata");
+	assert_group("pread64", "userdata");
+	assert_group("copy_file_range", "userdata");
 	assert_group("futex", "locking");
 	assert_group("poll", "locking");
 	assert_group("epoll_wait", "locking");
@@ -453,7 +453,7 @@ static void test_json(void **state)
 		"\"foreign\": 0", "\"task_slots\": 64", "\"hist_slots\": 32",
 		"\"lost\": 0,", "\"total_ns\": 4560040", "\"calls\": 17",
 		"\"errors\": 1", "\"syscalls\": [",
-		"{\"name\": \"read\", \"nr\": 0, \"group\": \"user data\", "
+		"{\"name\": \"read\", \"nr\": 0, \"group\": \"userdata\", "
 			"\"calls\": 15, \"errors\": 1, \"total_ns\": 4560000",
 		"\"mean_ns\": 304000", "\"p50_ns\": 1039", "\"p99_ns\": 1007615",
 		"\"max_ns\": 1010000",
@@ -503,7 +503,7 @@ static void test_table_header_and_rows(void **state)
 			"trace began)");
 	assert_contains(out, "syscall");
 	/* read: 15 calls, 4.56ms of 4.56004ms, mean 304us, max 1.01ms. */
-	assert_contains(out, "user data");
+	assert_contains(out, "userdata");
 	assert_contains(out, "4.56ms");
 	assert_contains(out, "100.0%");
 	assert_contains(out, "304us");
@@ -573,7 +573,7 @@ static void test_csv(void **state)
 	assert_string_equal(out,
 		"name,nr,group,calls,errors,total_ns,share,mean_ns,p50_ns,"
 		"p99_ns,max_ns,on_cpu_ns,off_cpu_ns,errnos\n"
-		"read,0,user data,15,1,4560000,99.999,304000,1039,1007615,1010000,"
+		"read,0,userdata,15,1,4560000,99.999,304000,1039,1007615,1010000,"
 		"4560000,0,\n"
 		"futex,202,locking,2,0,40,0.001,20,20,20,21,40,0,\n");
 	free(out);

@@ -87,15 +87,19 @@ check "bench --size above 64 KiB: exit 2" test "$(exit_code $wsc bench read --si
 check "bench --all with a call: exit 2" test "$(exit_code $wsc bench --all getpid --out $out/x)" -eq 2
 check "bench --all --json: exit 2" test "$(exit_code $wsc bench --all --json --out $out/x)" -eq 2
 check "bench --out without --all: exit 2" test "$(exit_code $wsc bench getpid --out $out/x)" -eq 2
-check "bench --csv unwritable: exit 2, nothing written" sh -c \
-	"test \$($wsc bench getpid --iters 5 --csv /proc/nope >/dev/null 2>&1; echo \$?) -eq 2 && test ! -e /proc/nope"
+# A folder the system will not let us make or write in: a failure (1),
+# said in one line; a name that is no folder: a usage error (2).
+check "bench --csv unwritable: exit 1, one line, nothing written" sh -c \
+	"test \$($wsc bench getpid --iters 5 --csv /proc/nope >/dev/null 2>$out/err; echo \$?) -eq 1 && test ! -e /proc/nope &&
+	 test \"\$(cat $out/err)\" = 'wsc bench: --csv: cannot make /proc/nope: No such file or directory'"
 check "bench --csv a file: exit 2" sh -c \
 	"touch $out/afile && test \$($wsc bench getpid --iters 5 --csv $out/afile >/dev/null 2>&1; echo \$?) -eq 2"
 check "bench --csv empty: exit 2" test "$(exit_code $wsc bench getpid --iters 5 --csv '')" -eq 2
-check "bench --all --out unwritable: exit 2, nothing written" sh -c \
-	"test \$($wsc bench --all --iters 5 --out /proc/nope >/dev/null 2>&1; echo \$?) -eq 2 && test ! -e /proc/nope"
-check "bench --all --out read-only: exit 2, nothing written" sh -c \
-	"chmod 711 $out && mkdir $out/ro && chmod 555 $out/ro && r=\$(setpriv --reuid=65534 --regid=65534 --clear-groups $wsc bench --all --iters 5 --out $out/ro >/dev/null 2>&1; echo \$?); test \$r -eq 2 && test -z \"\$(ls -A $out/ro)\""
+check "bench --all --out unwritable: exit 1, nothing written" sh -c \
+	"test \$($wsc bench --all --iters 5 --out /proc/nope >/dev/null 2>&1; echo \$?) -eq 1 && test ! -e /proc/nope"
+check "bench --all --output read-only: exit 1, one line, nothing written" sh -c \
+	"chmod 711 $out && mkdir $out/ro && chmod 555 $out/ro && r=\$(setpriv --reuid=65534 --regid=65534 --clear-groups $wsc bench --all --iters 5 --output $out/ro >/dev/null 2>$out/ro.err; echo \$?); test \$r -eq 1 && test -z \"\$(ls -A $out/ro)\" &&
+	 test \"\$(cat $out/ro.err)\" = 'wsc bench: --output: cannot write in $out/ro: Permission denied'"
 check "a refused command makes no folder" sh -c \
 	"test \$($wsc bench --all --cpus 4096 --out $out/new >/dev/null 2>&1; echo \$?) -eq 2 &&
 	 test \$($wsc bench getpid --iters 0 --csv $out/new >/dev/null 2>&1; echo \$?) -eq 2 && test ! -e $out/new"
@@ -109,6 +113,14 @@ check "bench getpid runs with the partner CPU offline" sh -c \
 	"echo 0 > /sys/devices/system/cpu/cpu1/online && r=\$($wsc bench getpid --iters 3 >/dev/null 2>&1; echo \$?); echo 1 > /sys/devices/system/cpu/cpu1/online; test \$r -eq 0"
 check "bench --list --iters 5: exit 2" test "$(exit_code $wsc bench --list --iters 5)" -eq 2
 check "bench --list --all: exit 2" test "$(exit_code $wsc bench --list --all)" -eq 2
+# Every usage error above in the one voice: two lines, no help after them.
+for args in "bogus" "" "getpid open" "getpid --iters 0" "getpid --cpus 0,,1" \
+	"getpid --size 8" "--all getpid --out $out/x" "--list --all" "getpid --frob"; do
+	check "bench $args: two lines, the second 'Try ...'" sh -c \
+		"$wsc bench $args > $out/uo 2> $out/ue; test \$? -eq 2 && test ! -s $out/uo &&
+		 test \$(wc -l < $out/ue) -eq 2 && grep -q '^wsc bench: ' $out/ue &&
+		 test \"\$(tail -n 1 $out/ue)\" = \"Try 'wsc bench --help'.\""
+done
 check "bench --help exits 0 and lists the calls" sh -c "$wsc bench --help | grep -q '^  pipe-write '"
 
 rm -rf "$out"

@@ -1,8 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # The wsc command against the loaded module: listings parse, benchmarks
-# write what they claim, bad arguments are usage errors (exit code 2).
+# write what they claim, bad arguments are usage errors (exit code 2) said
+# in one voice by every subcommand, and the module's absence in one
+# message with the command that loads it.
 . "$(dirname "$0")/tap.sh"
+. "$(dirname "$0")/usage_lib.sh"
 wsc=${WSC:-build/wsc}
 out=$(mktemp -d)
 # Debian's own interpreter: a pyenv shim on PATH costs seconds per start
@@ -68,14 +71,53 @@ check "--rounds 0: exit 2" test "$(exit_code $wsc bench fit --rounds 0)" -eq 2
 check "--rounds 101: exit 2" test "$(exit_code $wsc bench fit --rounds 101)" -eq 2
 check "--cpu out of range: exit 2" test "$(exit_code $wsc bench fit --cpu 4096)" -eq 2
 check "unknown option: exit 2" test "$(exit_code $wsc info --bogus)" -eq 2
-check "unwritable --csv: exit 2, no file" sh -c \
-	"test \$($wsc bench fit --iters 640 --csv /proc/nope.csv >/dev/null 2>&1; echo \$?) -eq 2 && test ! -e /proc/nope.csv"
+# A name the system refuses to write is a failure (1), not a usage error.
+check "unwritable --csv: exit 1, one line, no file" sh -c \
+	"test \$($wsc bench fit --iters 640 --csv /proc/nope.csv >/dev/null 2>$out/err; echo \$?) -eq 1 && test ! -e /proc/nope.csv &&
+	 test \"\$(cat $out/err)\" = 'wsc bench fit: --csv: cannot write /proc/nope.csv: No such file or directory'"
 check "empty --csv: exit 2" test "$(exit_code $wsc bench fit --iters 640 --csv '')" -eq 2
 check "--csv a directory: exit 2, nothing left" sh -c \
 	"test \$($wsc bench fit --iters 640 --csv $out >/dev/null 2>&1; echo \$?) -eq 2 && test ! -e $out.tmp"
 check "--cpu offline: exit 2" sh -c \
 	"echo 0 > /sys/devices/system/cpu/cpu1/online && r=\$($wsc bench fit --iters 640 --cpu 1 >/dev/null 2>&1; echo \$?); echo 1 > /sys/devices/system/cpu/cpu1/online; test \$r -eq 2"
 check "help exits 0" sh -c "$wsc --help >/dev/null && $wsc bench --help >/dev/null && $wsc info --help >/dev/null"
+
+# One voice: every subcommand, every kind of mistake, the same two lines.
+usage_err "no command" "wsc: which command? (commands: info bench klat cp ls trace)" $wsc
+usage_err "unknown command" "wsc: unknown command 'frobnicate' (commands: info bench klat cp ls trace)" $wsc frobnicate
+usage_err "wsc --bogus" "wsc: unknown option '--bogus' (commands: info bench klat cp ls trace)" $wsc --bogus
+usage_err "info --bogus" "wsc info: unknown option '--bogus'" $wsc info --bogus
+usage_err "info -x" "wsc info: unknown option '-x'" $wsc info -x
+usage_err "info --json=1" "wsc info: option '--json' takes no value" $wsc info --json=1
+usage_err "info extra" "wsc info: unexpected argument 'extra'" $wsc info extra
+usage_err "bench -n 0" "wsc bench: --iters: 0 is out of range 1..10000000" $wsc bench getpid -n 0
+usage_err "bench -n abc" "wsc bench: --iters: 'abc' is not a whole number" $wsc bench getpid -n abc
+usage_err "bench -n 10x: as -n abc" "wsc bench: --iters: '10x' is not a whole number" $wsc bench getpid -n 10x
+usage_err "bench -n -1" "wsc bench: --iters: '-1' is not a whole number" $wsc bench getpid -n -1
+usage_err "bench -n without a value" "wsc bench: option '-n' needs a value" $wsc bench getpid -n
+usage_err "bench --iters without a value" "wsc bench: option '--iters' needs a value" $wsc bench getpid --iters
+usage_err "bench --repetitions 0 (another name of --rounds)" "wsc bench: --rounds: 0 is out of range 1..100" $wsc bench getpid --repetitions 0
+usage_err "bench --cpu x (another name of --cpus)" "wsc bench: --cpus: 'x' is not a whole number" $wsc bench getpid --cpu x
+usage_err "bench --out without --all (old name of --output)" "wsc bench: --output goes with --all" $wsc bench getpid --out $out/x
+usage_err "bench fit --iters 0" "wsc bench fit: --iters: 0 is out of range 64..1000000000" $wsc bench fit --iters 0
+usage_err "bench fit --cpus 4096 (another name of --cpu)" "wsc bench fit: --cpu: 4096 is out of range 0..$(($(getconf _NPROCESSORS_CONF) - 1))" $wsc bench fit --cpus 4096
+usage_err "bench fit --bogus" "wsc bench fit: unknown option '--bogus'" $wsc bench fit --bogus
+usage_err "klat --iters 0" "wsc klat: --iters: 0 is out of range 1..10000000" $wsc klat timer --iters 0
+usage_err "klat --iters 10x" "wsc klat: --iters: '10x' is not a whole number" $wsc klat timer --iters 10x
+usage_err "klat -q" "wsc klat: unknown option '-q'" $wsc klat timer -q
+usage_err "cp -n abc" "wsc cp: --transactions: 'abc' is not a whole number" $wsc cp -n abc
+usage_err "cp -n 0" "wsc cp: --transactions: 0 is out of range 1..100000" $wsc cp -n 0
+usage_err "cp --rounds 0 (new name of --repetitions)" "wsc cp: --rounds: 0 is out of range 1..1000" $wsc cp --rounds 0
+usage_err "cp an operand" "wsc cp: unexpected argument 'extra'" $wsc cp extra
+usage_err "ls -r 0" "wsc ls: --rounds: 0 is out of range 1..10000" $wsc ls --compare -r 0
+usage_err "ls --repetitions abc" "wsc ls: --rounds: 'abc' is not a whole number" $wsc ls --compare --repetitions abc
+usage_err "ls --bogus" "wsc ls: unknown option '--bogus'" $wsc ls --bogus /
+usage_err "trace -d 0" "wsc trace: --duration: 0 is out of range 0.001..86400" $wsc trace -d 0 -a
+usage_err "trace -d x" "wsc trace: --duration: 'x' is not a number of seconds" $wsc trace -d x -a
+usage_err "trace --top 0" "wsc trace: --top: 0 is out of range 1..1000000" $wsc trace --top 0 -- true
+usage_err "trace -p abc" "wsc trace: --pid: 'abc' is not a whole number" $wsc trace -p abc
+usage_err "trace -c: no longer the cgroup" "wsc trace: -c is no longer the cgroup: use --cgroup (-c is a CPU in the other commands)" $wsc trace -c /x -d 1
+usage_err "trace --bogus" "wsc trace: unknown option '--bogus'" $wsc trace --bogus -- true
 
 # wsc klat: the latency lab.  Small runs: the VM is QEMU TCG.
 for exp in timer spinlock spinlock-contended mutex semaphore completion; do
@@ -142,12 +184,55 @@ check "klat --cpus 0,1 for a 1-CPU experiment: exit 2" test "$(exit_code $wsc kl
 check "klat --cpus 0 for a 2-CPU experiment: exit 2" test "$(exit_code $wsc klat semaphore --cpus 0)" -eq 2
 check "klat --cpus 0,0: exit 2" test "$(exit_code $wsc klat semaphore --cpus 0,0)" -eq 2
 check "klat --cpus 0,1,0: exit 2" test "$(exit_code $wsc klat semaphore --cpus 0,1,0)" -eq 2
-check "klat unwritable --csv: exit 2, no file" sh -c \
-	"test \$($wsc klat timer --iters 100 --csv /proc/nope/x.csv >/dev/null 2>&1; echo \$?) -eq 2 && test ! -e /proc/nope/x.csv.tmp"
+check "klat unwritable --csv: exit 1, no file" sh -c \
+	"test \$($wsc klat timer --iters 100 --csv /proc/nope/x.csv >/dev/null 2>&1; echo \$?) -eq 1 && test ! -e /proc/nope/x.csv.tmp"
 check "klat --csv a directory: exit 2" test "$(exit_code $wsc klat timer --iters 100 --csv $out)" -eq 2
 check "klat --iters with show: exit 2" test "$(exit_code $wsc klat show --iters 5)" -eq 2
 check "klat --cpus offline: exit 2" sh -c \
 	"echo 0 > /sys/devices/system/cpu/cpu1/online && r=\$($wsc klat timer --iters 100 --cpus 1 >/dev/null 2>&1; echo \$?); echo 1 > /sys/devices/system/cpu/cpu1/online; test \$r -eq 2"
+
+# The module's absence: one message in every command, with the command that
+# loads it here.  The module goes for these checks and comes back.
+ko=${WSC_KO:-kmod/wsc.ko}
+if rmmod wsc 2>/dev/null; then
+	# The hint this wsc should give: its tree's wsc.ko when built for this
+	# kernel (the default VM run), else one of the other two forms.
+	if [ "$(modinfo -F vermagic kmod/wsc.ko 2>/dev/null | cut -d' ' -f1)" = "$(uname -r)" ]; then
+		hint="load the one built here: insmod $(realpath kmod/wsc.ko)"
+	else
+		hint=
+	fi
+	absent() {
+		name=$1 first=$2
+		shift 2
+		"$@" > /dev/null 2> "$out/abs.err"
+		rc=$?
+		sub=${first%%: *}
+		if [ $rc -eq 1 ] && [ "$(sed -n 1p "$out/abs.err")" = "$first" ] &&
+		   { [ -z "$hint" ] || [ "$(sed -n 2p "$out/abs.err")" = "$sub: $hint" ]; } &&
+		   ! grep -q 'is wsc.ko loaded\|--conventional' "$out/abs.err"; then
+			ok "no module: $name"
+		else
+			not_ok "no module: $name (exit $rc: $(tr '\n' '|' < "$out/abs.err"))"
+		fi
+	}
+	dev="wsc module is not loaded (/dev/wsc: No such file or directory)"
+	genl="wsc module is not loaded (no generic netlink family \"syscall_lat\")"
+	absent "wsc info" "wsc info: the $dev" $wsc info
+	absent "wsc bench getpid" "wsc bench: the $dev" $wsc bench getpid --iters 5
+	absent "wsc bench fit" "wsc bench fit: the $dev" $wsc bench fit --iters 640
+	absent "wsc cp" "wsc cp: the $dev" $wsc cp -n 2 -r 1
+	absent "wsc ls --compare: no --conventional suggested" "wsc ls: the $dev" $wsc ls --compare -r 1
+	absent "wsc klat" "wsc klat: the $genl" $wsc klat timer --iters 10
+	absent "wsc trace" "wsc trace: the $genl" $wsc trace -- true
+	check "no module: wsc ls -l says the module is missing, then that --conventional lists without it" sh -c \
+		"test \$($wsc ls -l / >/dev/null 2>$out/abs.err; echo \$?) -eq 1 &&
+		 grep -q '^wsc ls: the $dev\$' $out/abs.err &&
+		 test \"\$(tail -n 1 $out/abs.err)\" = 'wsc ls: --conventional lists without the module'"
+	check "the module loads again" insmod "$ko"
+else
+	ok "# SKIP no module: wsc.ko is in use, cannot be removed"
+fi
 
 rm -rf "$out"
 tap_done

@@ -182,7 +182,8 @@ rmdir "$nobody_dir"
 
 check "without /dev/wsc: the WSC programs are refused (exit 1)" sh -c \
 	"WSC_DEVICE=/nonexistent $wsc cp -n 2 -r 1 --dir $work > /dev/null 2> $out/nodev.err;
-	 test \$? -eq 1 && grep -q 'need /dev/wsc' $out/nodev.err"
+	 test \$? -eq 1 && grep -q '^wsc cp: the wsc module is loaded but /nonexistent is missing' $out/nodev.err &&
+	 test \"\$(tail -n 1 $out/nodev.err)\" = 'wsc cp: the WSC programs need the module; -p NORMAL,IO_URING,COPY_FILE_RANGE run without it'"
 check "without /dev/wsc: the conventional and io_uring programs still run" sh -c \
 	"WSC_DEVICE=/nonexistent $wsc cp -p NORMAL,IO_URING,COPY_FILE_RANGE -n 2 -r 1 --dir $work > /dev/null"
 
@@ -207,7 +208,11 @@ usage_case() {
 	ud=$(mktemp -d "$work/usage.XXXXXX")
 	$wsc cp --dir "$ud" "$@" > /dev/null 2> "$out/usage.err"
 	rc=$?
-	if [ "$rc" -eq 2 ] && [ -z "$(ls -A "$ud")" ] && [ -s "$out/usage.err" ]; then
+	# The one voice of wsc(8)'s USAGE ERRORS: two lines, no help after.
+	if [ "$rc" -eq 2 ] && [ -z "$(ls -A "$ud")" ] &&
+	   [ "$(wc -l < "$out/usage.err")" -eq 2 ] &&
+	   grep -q '^wsc cp: ' "$out/usage.err" &&
+	   [ "$(tail -n 1 "$out/usage.err")" = "Try 'wsc cp --help'." ]; then
 		ok "usage error: $name"
 	else
 		not_ok "usage error: $name (exit $rc)"

@@ -177,20 +177,24 @@ for args in "" "$d $d" "--bogus $d" "--json $d" "--csv x.csv $d" "-r 3 $d" \
 	"--compare --dir missing --csv x.csv" "--compare --keep $d --csv x.csv" \
 	"--compare --dir scratch $d" "--compare --csv scratch --dir scratch" \
 	"--compare --dir '' --csv x.csv"; do
-	check "wsc ls $args: exit 2, no file made" sh -c \
-		"cd $out/cwd && test \$($wsc ls $args >/dev/null 2>&1; echo \$?) -eq 2 &&
+	check "wsc ls $args: exit 2 in the one voice, no file made" sh -c \
+		"cd $out/cwd && test \$($wsc ls $args >/dev/null 2>$out/ue; echo \$?) -eq 2 &&
+		 test \$(wc -l < $out/ue) -eq 2 && grep -q '^wsc ls: ' $out/ue &&
+		 test \"\$(tail -n 1 $out/ue)\" = \"Try 'wsc ls --help'.\" &&
 		 test \"\$(ls -A)\" = scratch && test -z \"\$(ls -A scratch)\""
 done
 check "wsc ls --help: exit 0, usage" sh -c "$wsc ls --help | grep -q '^Usage: wsc ls '"
 
 # No module: WSC_DEVICE names a device that is not there.
-check "without the module: wsc ls -l exits 1 and says so" sh -c \
+check "without the device: wsc ls -l exits 1, says so and names --conventional" sh -c \
 	"test \$(WSC_DEVICE=/nonexistent $wsc ls -l $d >/dev/null 2>$out/err; echo \$?) -eq 1 &&
-	 grep -q 'wsc module is not loaded' $out/err && grep -q -- '--conventional' $out/err"
+	 grep -q '^wsc ls: the wsc module is loaded but /nonexistent is missing' $out/err &&
+	 test \"\$(tail -n 1 $out/err)\" = 'wsc ls: --conventional lists without the module'"
 check "without the module: --conventional still lists" sh -c \
 	"WSC_DEVICE=/nonexistent $wsc ls -l --conventional $d | cmp -s - $out/c.txt"
-check "without the module: --compare exits 1 and makes nothing" sh -c \
-	"test \$(WSC_DEVICE=/nonexistent $wsc ls --compare -r 1 --csv $out/nm.csv --dir $out/scratch >/dev/null 2>&1; echo \$?) -eq 1 &&
+check "without the device: --compare exits 1, suggests no --conventional, makes nothing" sh -c \
+	"test \$(WSC_DEVICE=/nonexistent $wsc ls --compare -r 1 --csv $out/nm.csv --dir $out/scratch >/dev/null 2>$out/err; echo \$?) -eq 1 &&
+	 grep -q '^wsc ls: ' $out/err && ! grep -q -- '--conventional' $out/err &&
 	 test -z \"\$(ls -A $out/scratch)\" && test ! -e $out/nm.csv && test ! -e $out/nm.csv.tmp"
 
 rm -rf "$out"

@@ -54,8 +54,8 @@ check "procs: 4 tasks followed" test "$(field "$j" trace.tasks)" -eq 4
 check "procs: the trace ended with its target" test "$(field "$j" trace.end)" = "target exited"
 check "procs: 1 unmatched (the start handshake), 0 unfinished" \
 	test "$(field "$j" trace.unmatched)/$(field "$j" trace.unfinished)" = "1/0"
-check "procs: groups of paper 001 (read: user data, futex-free)" \
-	test "$(count "$j" read group)/$(count "$j" chdir group)" = "user data/file"
+check "procs: the Nature of System Calls paper's groups, as wsc info spells them (read: userdata)" \
+	test "$(count "$j" read group)/$(count "$j" chdir group)" = "userdata/file"
 check "procs: the CSV has a header and one line per syscall" \
 	test "$(($(wc -l < "$out/procs.csv") - 1))" -eq "$("$python" -c "import json; print(len(json.load(open('$j'))['syscalls']))")"
 
@@ -220,7 +220,7 @@ fi
 cg=$cgroot/wsc-t
 mkdir "$cg"
 j=$out/cgroup.json
-$wsc trace --json -o "$j" -c "$cg" 2> "$out/cgroup.err" &
+$wsc trace --json -o "$j" --cgroup "$cg" 2> "$out/cgroup.err" &
 tpid=$!
 if wait_active; then
 	check "/proc/syscall_lat: the trace names the cgroup below the root" \
@@ -252,8 +252,8 @@ bad_target() {
 }
 bad_target "no such process" "no such process" -p 999999
 bad_target "a kernel thread" "kernel thread" -p 2
-bad_target "no such cgroup" "no such cgroup" -c /wsc-no-such-cgroup -d 1
-bad_target "a cgroup path naming a file" "not a cgroup" -c "$cgroot/cgroup.procs" -d 1
+bad_target "no such cgroup" "no such cgroup" --cgroup /wsc-no-such-cgroup -d 1
+bad_target "a cgroup path naming a file" "not a cgroup" --cgroup "$cgroot/cgroup.procs" -d 1
 setpriv --reuid=65534 --regid=65534 --clear-groups $wsc trace -- true > /dev/null 2> "$out/eperm"
 check "unprivileged: refused with the kernel's reason" \
 	sh -c "test $? -eq 1 && grep -q 'CAP_SYS_ADMIN or CAP_PERFMON' $out/eperm"
@@ -261,15 +261,20 @@ setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=+perfmon \
 	--ambient-caps=+perfmon $wsc trace -- true > /dev/null 2> "$out/perfmon"
 check "CAP_PERFMON alone is enough" test $? -eq 0
 
-# --- bad command lines: exit 2, nothing traced
+# --- bad command lines: exit 2, nothing traced, in the one voice of
+# wsc(8)'s USAGE ERRORS: "wsc trace: ..." and "Try 'wsc trace --help'."
 usage() {
 	name=$1
 	shift
-	$wsc trace "$@" > /dev/null 2>&1
-	check "usage: $name" test $? -eq 2
+	$wsc trace "$@" > /dev/null 2> "$out/usage.err"
+	rc=$?
+	check "usage: $name" sh -c "test $rc -eq 2 && test \$(wc -l < $out/usage.err) -eq 2 &&
+		grep -q '^wsc trace: ' $out/usage.err &&
+		test \"\$(tail -n 1 $out/usage.err)\" = \"Try 'wsc trace --help'.\""
 }
 usage "no target"
-usage "two targets" -p 1 -c /x
+usage "two targets" -p 1 --cgroup /x
+usage "-c: the cgroup's old short form" -c /x -d 1
 usage "a pid and a command" -p 1 -- true
 usage "--cold without a command" --cold -p 1
 usage "--duration with a command" -d 5 -- true

@@ -24,7 +24,7 @@ struct wsc_cmd {
 static const struct wsc_cmd wsc_cmds[] = {
 	{ "info",  "show the loaded module's ABI, limits and allowlist", cmd_info },
 	{ "bench", "time system calls: conventional, wrapped, io_uring", cmd_bench },
-	{ "klat",  "run the module's in-kernel latency experiments",    cmd_klat },
+	{ "klat",  "the latency lab: the module's in-kernel experiments", cmd_klat },
 	{ "cp",    "N cp transactions: the WSC paper's programs and ours", cmd_cp },
 	{ "ls",    "list a folder with one wrapped entry of stat calls", cmd_ls },
 	{ "trace", "per-syscall latency histograms of a command, process or cgroup", cmd_trace },
@@ -46,16 +46,29 @@ static void wsc_usage(FILE *f)
 		   "  -V, --version  show the version\n");
 }
 
+/* The voice of args.h for wsc itself: the commands in one line, no help. */
+static int wsc_usage_error(const char *what, const char *arg)
+{
+	size_t i;
+
+	fprintf(stderr, "wsc: %s", what);
+	if (arg)
+		fprintf(stderr, " '%s'", arg);
+	fprintf(stderr, " (commands:");
+	for (i = 0; i < WSC_NR_CMDS; i++)
+		fprintf(stderr, " %s", wsc_cmds[i].name);
+	fprintf(stderr, ")\nTry 'wsc --help'.\n");
+	return EXIT_USAGE;
+}
+
 int main(int argc, char **argv)
 {
 	size_t i;
 
 	/* The environment record keeps the command line as typed. */
 	env_set_command(argc, argv);
-	if (argc < 2) {
-		wsc_usage(stderr);
-		return EXIT_USAGE;
-	}
+	if (argc < 2)
+		return wsc_usage_error("which command?", NULL);
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
 	    !strcmp(argv[1], "help")) {
 		wsc_usage(stdout);
@@ -69,7 +82,6 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[1], wsc_cmds[i].name))
 			return wsc_cmds[i].run(argc - 1, argv + 1);
 	}
-	fprintf(stderr, "wsc: unknown command '%s'\n\n", argv[1]);
-	wsc_usage(stderr);
-	return EXIT_USAGE;
+	return wsc_usage_error(argv[1][0] == '-' ? "unknown option" :
+			       "unknown command", argv[1]);
 }

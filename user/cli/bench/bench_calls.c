@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * The calls of the suite, each in every mechanism that has it: the calls
- * papers 002 and 004 timed, with the same arguments in every mechanism so
- * that only the way into the kernel differs.  Every result is checked
+ * the DMSM paper and the latency-lab report timed (Documentation/
+ * papers.md), with the same arguments in every mechanism so that only the
+ * way into the kernel differs.  Every result is checked
  * after its sample (untimed): a benchmark of calls that failed would
  * measure the error path.
  */
@@ -20,9 +21,9 @@
 
 /* A number no kernel implements: the conventional call returns ENOSYS. */
 #define BENCH_ENOSYS_NR		1023
-/* Paper 002's read and write size, on a regular file. */
+/* The DMSM paper's read and write size, on a regular file. */
 #define BENCH_FILE_IO		256
-/* Paper 002's sbrk step. */
+/* The DMSM paper's sbrk step. */
 #define BENCH_BRK_STEP		4096
 
 static const char *const mech_names[] = {
@@ -318,7 +319,7 @@ static int write_after(struct bench_ctx *c, enum bench_mech m,
 }
 
 /*
- * read256 and write256: paper 002's 256-byte reads and writes on a
+ * read256 and write256: the DMSM paper's 256-byte reads and writes on a
  * regular file of BENCH_MAX_BATCH blocks, the @i-th call of a sample at
  * block @i.  pread and pwrite in every mechanism, so that all three do the
  * same work: io_uring's reads and writes take an offset, and a position
@@ -509,8 +510,8 @@ static int sbrk_after(struct bench_ctx *c, enum bench_mech m,
 }
 
 /*
- * pipe-write and pipe-read: paper 004's single-threaded non-blocking
- * pipe.  A write sample's bytes are drained after it, a read sample's
+ * pipe-write and pipe-read: the latency-lab report's single-threaded
+ * non-blocking pipe.  A write sample's bytes are drained after it, a read sample's
  * bytes written before it, untimed; the pipe holds a whole sample.
  */
 static int pipe_setup(struct bench_ctx *c)
@@ -631,22 +632,22 @@ const struct bench_call bench_calls[] = {
 	{ "write", "write() of --size bytes to /dev/null",
 	  BENCH_F_URING | BENCH_F_SIZE, setup_devnull, teardown, NULL,
 	  write_call, write_prep, write_sqe, write_after },
-	{ "read256", "pread() of 256 bytes from a regular file (paper 002's read of 256 bytes)",
+	{ "read256", "pread() of 256 bytes from a regular file (the DMSM paper's read of 256 bytes)",
 	  BENCH_F_URING, file_setup, teardown, file_before,
 	  read256_call, read256_prep, read256_sqe, read256_after },
-	{ "write256", "pwrite() of 256 bytes to a regular file (paper 002's write of 256 bytes)",
+	{ "write256", "pwrite() of 256 bytes to a regular file (the DMSM paper's write of 256 bytes)",
 	  BENCH_F_URING, file_setup, teardown, file_before,
 	  write256_call, write256_prep, write256_sqe, write256_after },
 	{ "getpid", "getpid()",
 	  0, null_setup, teardown, NULL,
 	  getpid_call, getpid_prep, NULL, getpid_after },
-	{ "sbrk", "brk() growing and shrinking the heap by 4096 bytes, alternately (paper 002's sbrk)",
+	{ "sbrk", "brk() growing and shrinking the heap by 4096 bytes, alternately (the DMSM paper's sbrk)",
 	  0, sbrk_setup, sbrk_teardown, sbrk_before,
 	  sbrk_call, sbrk_prep, NULL, sbrk_after },
-	{ "pipe-write", "write() of --size bytes to a non-blocking pipe, drained untimed (paper 004)",
+	{ "pipe-write", "write() of --size bytes to a non-blocking pipe, drained untimed (as the latency-lab report)",
 	  BENCH_F_URING | BENCH_F_SIZE, pipe_setup, teardown, NULL,
 	  pipew_call, pipew_prep, pipew_sqe, pipew_after },
-	{ "pipe-read", "read() of --size bytes from a non-blocking pipe, filled untimed (paper 004)",
+	{ "pipe-read", "read() of --size bytes from a non-blocking pipe, filled untimed (as the latency-lab report)",
 	  BENCH_F_URING | BENCH_F_SIZE, pipe_setup, teardown, piper_before,
 	  piper_call, piper_prep, piper_sqe, piper_after },
 	{ "sem", "sem_post() to sem_wait() wake-up between two pinned threads, from the waker's timestamp",

@@ -40,6 +40,7 @@
 #include "common/cpu.h"
 #include "common/csv.h"
 #include "common/env.h"
+#include "common/module_hint.h"
 #include "common/progress.h"
 #include "common/rounds.h"
 #include "libwsc.h"
@@ -113,7 +114,9 @@ static void fit_usage(FILE *f)
 		"  -r, --rounds R  rounds, each with its own warm-up and figures,\n"
 		"                  1..%d (default %d); each figure is the median over\n"
 		"                  the rounds, with the lowest and highest beside it\n"
+		"      --repetitions R  the same as --rounds\n"
 		"  -c, --cpu N     pin to CPU N (default 0)\n"
+		"      --cpus N    the same as --cpu\n"
 		"  -j, --json      print one JSON object instead of the table\n"
 		"      --csv FILE  write every raw sample (ns per call) to FILE\n"
 		"  -h, --help      show this help\n\n"
@@ -507,8 +510,7 @@ static int bench_fit_run(const struct fit_opts *o)
 	/* Each round opens its own (fit_one()); this one is for the message. */
 	fd = wsc_device_open();
 	if (fd < 0) {
-		fprintf(stderr, "wsc bench: cannot open /dev/%s: %s (is wsc.ko loaded?)\n",
-			WSC_DEVICE_NAME, strerror(-fd));
+		ret = module_report("bench fit", fd, false);
 		goto out_csv;
 	}
 	ret = pin_to_cpu(o->cpu);
@@ -556,28 +558,34 @@ static int fit_parse(struct fit_opts *o, int argc, char **argv)
 		{ "json",  no_argument,       NULL, 'j' },
 		{ "csv",   required_argument, NULL, 'C' },
 		{ "help",  no_argument,       NULL, 'h' },
+		/* The other commands' names for the same (wsc(8), OPTIONS). */
+		{ "repetitions", required_argument, NULL, 'r' },
+		{ "cpus",  required_argument, NULL, 'c' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int c;
+	uint64_t r;
+	int c, ret;
 
-	while ((c = getopt_long(argc, argv, "n:r:c:jh", opts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":n:r:c:jh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'n':
-			if (parse_u64("--iters", optarg, FIT_BLOCK,
-				      FIT_MAX_ITERS, &o->iters))
-				goto usage;
+			ret = parse_u64("bench fit", "--iters", optarg, FIT_BLOCK,
+					FIT_MAX_ITERS, &o->iters);
+			if (ret)
+				return ret;
 			break;
-		case 'r': {
-			uint64_t r;
-
-			if (parse_u64("--rounds", optarg, 1, ROUNDS_MAX, &r))
-				goto usage;
+		case 'r':
+			ret = parse_u64("bench fit", "--rounds", optarg, 1,
+					ROUNDS_MAX, &r);
+			if (ret)
+				return ret;
 			o->rounds = (unsigned int)r;
 			break;
-		}
 		case 'c':
-			if (parse_cpu("--cpu", optarg, &o->cpu))
-				goto usage;
+			ret = parse_cpu("bench fit", "--cpu", optarg, &o->cpu);
+			if (ret)
+				return ret;
 			break;
 		case 'j':
 			o->json = true;
@@ -589,18 +597,12 @@ static int fit_parse(struct fit_opts *o, int argc, char **argv)
 			fit_usage(stdout);
 			return -1;
 		default:
-			goto usage;
+			return usage_getopt("bench fit", c, argv);
 		}
 	}
-	if (optind != argc) {
-		usage_error("bench fit", "unexpected argument '%s'", argv[optind]);
-		return EXIT_USAGE;
-	}
+	if (optind != argc)
+		return usage_error("bench fit", "unexpected argument '%s'", argv[optind]);
 	return 0;
-
-usage:
-	fit_usage(stderr);
-	return EXIT_USAGE;
 }
 
 int bench_fit(int argc, char **argv)

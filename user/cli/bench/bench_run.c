@@ -20,6 +20,7 @@
 
 #include "bench.h"
 #include "common/clock.h"
+#include "common/module_hint.h"
 #include "common/progress.h"
 
 /*
@@ -191,8 +192,7 @@ static int rig_setup(struct bench_rig *g, const struct bench_opts *o,
 	};
 	ret = wsc_batch_create(&g->batch, 0);
 	if (ret) {
-		fprintf(stderr, "wsc bench: cannot open /dev/%s: %s (is wsc.ko loaded?)\n",
-			WSC_DEVICE_NAME, strerror(-ret));
+		module_report("bench", ret, false);
 		return -1;
 	}
 	/* Grow the batch to its largest now: no allocation in a sample. */

@@ -33,6 +33,7 @@
 
 #include "bench.h"
 #include "common/clock.h"
+#include "common/module_hint.h"
 #include "common/progress.h"
 
 /* How long the waker waits for the waiter to fall asleep before giving up. */
@@ -280,8 +281,7 @@ int bench_wake_run(const struct bench_call *call, const struct bench_opts *o,
 		goto out_free;
 	ret = wsc_batch_create(&b, 0);
 	if (ret) {
-		fprintf(stderr, "wsc bench: cannot open /dev/%s: %s (is wsc.ko loaded?)\n",
-			WSC_DEVICE_NAME, strerror(-ret));
+		module_report("bench", ret, false);
 		ret = -1;
 		goto out_free;
 	}

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * wsc bench: the system call latency suite (papers 002 and 004) against
- * io_uring, and `wsc bench fit` (bench_fit.c).
+ * wsc bench: the system call latency suite (the DMSM paper's calls and the
+ * latency-lab report's; Documentation/papers.md) against io_uring, and
+ * `wsc bench fit` (bench_fit.c).
  *
  *   wsc bench <call> [--iters N] [--cpus A[,B]] [--size N] [--json] [--csv DIR]
- *   wsc bench --all [--out DIR] [--iters N] [--cpus A,B] [--size N]
+ *   wsc bench --all [--output DIR] [--iters N] [--cpus A,B] [--size N]
  *   wsc bench --list [--json]
  *   wsc bench fit [options]
  */
@@ -42,7 +43,7 @@ static void bench_usage(FILE *f)
 
 	fprintf(f,
 		"Usage: wsc bench <call> [options]\n"
-		"       wsc bench --all [--out DIR] [options]\n"
+		"       wsc bench --all [--output DIR] [options]\n"
 		"       wsc bench --list [--json]\n"
 		"       wsc bench fit [options]      (wsc bench fit --help)\n\n"
 		"Time a system call made conventionally, wrapped through /dev/wsc in\n"
@@ -60,15 +61,18 @@ static void bench_usage(FILE *f)
 		"  -r, --rounds R   also compute every ratio in each of R stretches of\n"
 		"                   consecutive samples and report the lowest and the\n"
 		"                   highest beside it, 1..%d (default %d)\n"
+		"      --repetitions R  the same as --rounds\n"
 		"  -c, --cpus A[,B] measure on CPU A; sem and futex wake a thread on B\n"
 		"                   (default 0,1)\n"
+		"      --cpu A[,B]  the same as --cpus\n"
 		"  -s, --size N     bytes per read or write for read, write, pipe-read and\n"
 		"                   pipe-write, 1..%d (default %d)\n"
 		"  -j, --json       one JSON object: a record per variant\n"
 		"      --csv DIR    write every raw sample to DIR/<call>.csv\n"
 		"  -a, --all        run every call; write DIR/<call>.json and .csv, an\n"
 		"                   environment record and a summary; print the summary\n"
-		"  -o, --out DIR    the folder for --all (default %s)\n"
+		"  -o, --output DIR the folder for --all (default %s)\n"
+		"      --out DIR    the same as --output (its old name)\n"
 		"  -l, --list       list the calls\n"
 		"  -h, --help       show this help\n\n"
 		"Needs wsc.ko loaded.  A benchmark, not a test: under emulation only the\n"
@@ -100,8 +104,10 @@ static int make_dirs(const char *dir)
 }
 
 /*
- * An output folder: made if missing, and writable, or a usage error
- * before anything runs.
+ * An output folder: made if missing, and writable, before anything runs.
+ * What the command line says wrong (no name, a file) is a usage error;
+ * what the system refuses (permissions, a read-only file system) is a
+ * failure, exit status 1, as wsc-bench(8) says.
  */
 static int check_dir(const char *opt, const char *dir)
 {
@@ -112,14 +118,21 @@ static int check_dir(const char *opt, const char *dir)
 		return usage_error("bench", "%s needs a folder", opt);
 	if (strlen(dir) > 3900)
 		return usage_error("bench", "%s: path too long", opt);
+	if (!stat(dir, &st) && !S_ISDIR(st.st_mode))
+		return usage_error("bench", "%s: %s is not a folder", opt, dir);
 	ret = make_dirs(dir);
-	if (ret)
-		return usage_error("bench", "%s: cannot make %s: %s", opt, dir, strerror(-ret));
+	if (ret) {
+		fprintf(stderr, "wsc bench: %s: cannot make %s: %s\n", opt, dir,
+			strerror(-ret));
+		return 1;
+	}
 	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
 		return usage_error("bench", "%s: %s is not a folder", opt, dir);
-	if (access(dir, W_OK | X_OK))
-		return usage_error("bench", "%s: cannot write in %s: %s", opt, dir,
-				 strerror(errno));
+	if (access(dir, W_OK | X_OK)) {
+		fprintf(stderr, "wsc bench: %s: cannot write in %s: %s\n", opt,
+			dir, strerror(errno));
+		return 1;
+	}
 	return 0;
 }
 
@@ -329,12 +342,12 @@ static int bench_check(struct bench_cmd *b, int argc, char **argv)
 			return usage_error("bench", "--all runs every call: unexpected '%s'",
 					 argv[optind]);
 		if (b->o.json || b->o.csv_dir)
-			return usage_error("bench", "--all writes JSON and CSV to --out DIR; --json and --csv do not apply");
+			return usage_error("bench", "--all writes JSON and CSV to --output DIR; --json and --csv do not apply");
 		/* With the woken thread's CPU unusable, sem and futex are skipped. */
 		return check_cpus(b, b->has_cpus);
 	}
 	if (b->out_dir)
-		return usage_error("bench", "--out goes with --all");
+		return usage_error("bench", "--output goes with --all");
 	if (optind >= argc)
 		return usage_error("bench", "which call? (wsc bench --list)");
 	b->call = bench_find(argv[optind]);
@@ -350,11 +363,12 @@ static int bench_check(struct bench_cmd *b, int argc, char **argv)
 
 static int bench_set_cpus(struct bench_cmd *b, const char *arg)
 {
-	int cpus[2];
+	int cpus[2], ret;
 	unsigned int n;
 
-	if (parse_cpu_list("--cpus", arg, cpus, 2, &n))
-		return -1;
+	ret = parse_cpu_list("bench", "--cpus", arg, cpus, 2, &n);
+	if (ret)
+		return ret;
 	b->o.cpu = cpus[0];
 	if (n == 2) {
 		b->o.partner = cpus[1];
@@ -378,35 +392,44 @@ static int bench_cmd_parse(struct bench_cmd *b, int argc, char **argv)
 		{ "json",  no_argument,       NULL, 'j' },
 		{ "csv",   required_argument, NULL, 'C' },
 		{ "all",   no_argument,       NULL, 'a' },
-		{ "out",   required_argument, NULL, 'o' },
+		{ "output", required_argument, NULL, 'o' },
 		{ "list",  no_argument,       NULL, 'l' },
 		{ "help",  no_argument,       NULL, 'h' },
+		/* The other commands' names for the same (wsc(8), OPTIONS). */
+		{ "repetitions", required_argument, NULL, 'r' },
+		{ "cpu",   required_argument, NULL, 'c' },
+		{ "out",   required_argument, NULL, 'o' },
 		{ NULL, 0, NULL, 0 },
 	};
 	uint64_t v;
-	int c;
+	int c, ret;
 
-	while ((c = getopt_long(argc, argv, "n:r:c:s:jao:lh", opts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":n:r:c:s:jao:lh", opts, NULL)) != -1) {
 		if (c == 'n' || c == 'r' || c == 'c' || c == 's')
 			b->has_run_opts = true;
 		switch (c) {
 		case 'n':
-			if (parse_u64("--iters", optarg, 1, BENCH_MAX_ITERS,
-				      &b->o.iters))
-				goto usage;
+			ret = parse_u64("bench", "--iters", optarg, 1,
+					BENCH_MAX_ITERS, &b->o.iters);
+			if (ret)
+				return ret;
 			break;
 		case 'r':
-			if (parse_u64("--rounds", optarg, 1, ROUNDS_MAX, &v))
-				goto usage;
+			ret = parse_u64("bench", "--rounds", optarg, 1, ROUNDS_MAX, &v);
+			if (ret)
+				return ret;
 			b->o.rounds = (unsigned int)v;
 			break;
 		case 'c':
-			if (bench_set_cpus(b, optarg))
-				goto usage;
+			ret = bench_set_cpus(b, optarg);
+			if (ret)
+				return ret;
 			break;
 		case 's':
-			if (parse_u64("--size", optarg, 1, BENCH_MAX_SIZE, &v))
-				goto usage;
+			ret = parse_u64("bench", "--size", optarg, 1, BENCH_MAX_SIZE, &v);
+			if (ret)
+				return ret;
 			b->o.size = (size_t)v;
 			b->has_size = true;
 			break;
@@ -429,16 +452,12 @@ static int bench_cmd_parse(struct bench_cmd *b, int argc, char **argv)
 			bench_usage(stdout);
 			return -1;
 		default:
-			goto usage;
+			return usage_getopt("bench", c, argv);
 		}
 	}
 	if (b->all && !b->out_dir)
 		b->out_dir = BENCH_ALL_DIR;
 	return bench_check(b, argc, argv);
-
-usage:
-	bench_usage(stderr);
-	return EXIT_USAGE;
 }
 
 static int bench_cmd_run(const struct bench_cmd *b)
@@ -452,10 +471,11 @@ static int bench_cmd_run(const struct bench_cmd *b)
 		return usage_error("bench", "cannot pin to CPU %d: %s", b->o.cpu,
 				 strerror(-ret));
 	/* Last of the checks: a refused command makes no folder. */
-	if (b->all && check_dir("--out", b->out_dir))
-		return EXIT_USAGE;
-	if (b->o.csv_dir && check_dir("--csv", b->o.csv_dir))
-		return EXIT_USAGE;
+	ret = b->all ? check_dir("--output", b->out_dir) : 0;
+	if (!ret && b->o.csv_dir)
+		ret = check_dir("--csv", b->o.csv_dir);
+	if (ret)
+		return ret;
 	return b->all ? bench_all(b) : bench_one(b);
 }
 

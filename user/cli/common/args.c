@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * Command-line parsing helpers: numbers are checked whole and in range.
+ * Command-line parsing helpers: numbers are checked whole and in range,
+ * and every mistake is said in the one form of args.h.
  */
 #include <ctype.h>
 #include <errno.h>
+#include <getopt.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -25,64 +27,86 @@ int usage_error(const char *cmd, const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
-int parse_u64(const char *opt, const char *s, uint64_t min, uint64_t max,
-	      uint64_t *out)
+int usage_getopt(const char *cmd, int c, char **argv)
+{
+	/* glibc has stepped past the word it refused, whole or not. */
+	const char *word = optind > 0 ? argv[optind - 1] : "";
+	int len = (int)strcspn(word, "=");
+
+	if (c == ':') {
+		if (optopt && strncmp(word, "--", 2))
+			return usage_error(cmd, "option '-%c' needs a value", optopt);
+		return usage_error(cmd, "option '%.*s' needs a value", len, word);
+	}
+	if (!strncmp(word, "--", 2)) {
+		/* A known long option given "=VALUE" it does not take. */
+		if (optopt && word[len] == '=')
+			return usage_error(cmd, "option '%.*s' takes no value",
+					   len, word);
+		return usage_error(cmd, "unknown option '%.*s'", len, word);
+	}
+	if (optopt && isprint(optopt))
+		return usage_error(cmd, "unknown option '-%c'", optopt);
+	return usage_error(cmd, "unknown option '%s'", word);
+}
+
+int parse_u64(const char *cmd, const char *opt, const char *s, uint64_t min,
+	      uint64_t max, uint64_t *out)
 {
 	unsigned long long v;
 	char *end;
 
-	/* strtoull accepts "-1" and leading blanks: refuse both. */
-	if (!s || !isdigit((unsigned char)s[0])) {
-		fprintf(stderr, "%s: '%s' is not a non-negative integer\n",
-			opt, s ? s : "");
-		return -1;
-	}
+	if (!s)
+		s = "";
+	/* strtoull takes "-1", "+1" and leading blanks: only digits here. */
+	if (!isdigit((unsigned char)s[0]))
+		goto not_number;
 	errno = 0;
 	v = strtoull(s, &end, 10);
-	if (errno || *end) {
-		fprintf(stderr, "%s: '%s' is not a valid number\n", opt, s);
-		return -1;
-	}
-	if (v < min || v > max) {
-		fprintf(stderr, "%s: %llu is out of range [%" PRIu64 ", %" PRIu64 "]\n",
-			opt, v, min, max);
-		return -1;
-	}
+	if (*end)
+		goto not_number;
+	if (errno == ERANGE || v < min || v > max)
+		return usage_error(cmd, "%s: %s is out of range %" PRIu64 "..%" PRIu64,
+				   opt, s, min, max);
 	*out = v;
 	return 0;
+
+not_number:
+	return usage_error(cmd, "%s: '%s' is not a whole number", opt, s);
 }
 
-int parse_cpu(const char *opt, const char *s, int *cpu)
+int parse_cpu(const char *cmd, const char *opt, const char *s, int *cpu)
 {
 	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
 	uint64_t v;
+	int ret;
 
-	if (parse_u64(opt, s, 0, ncpu > 0 ? (uint64_t)ncpu - 1 : 0, &v))
-		return -1;
+	ret = parse_u64(cmd, opt, s, 0, ncpu > 0 ? (uint64_t)ncpu - 1 : 0, &v);
+	if (ret)
+		return ret;
 	*cpu = (int)v;
 	return 0;
 }
 
-int parse_cpu_list(const char *opt, const char *s, int *cpus,
+int parse_cpu_list(const char *cmd, const char *opt, const char *s, int *cpus,
 		   unsigned int max, unsigned int *n)
 {
 	char buf[64], *tok, *save = NULL;
+	int ret;
 
 	if (strlen(s) >= sizeof(buf) || !s[0] || s[0] == ',' ||
-	    s[strlen(s) - 1] == ',' || strstr(s, ",,")) {
-		fprintf(stderr, "%s: '%s' is not a CPU list\n", opt, s);
-		return -1;
-	}
+	    s[strlen(s) - 1] == ',' || strstr(s, ",,"))
+		return usage_error(cmd, "%s: '%s' is not a CPU list (A or A,B)",
+				   opt, s);
 	strcpy(buf, s);
 	*n = 0;
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (*n == max) {
-			fprintf(stderr, "%s: at most %u CPU%s\n", opt, max,
-				max == 1 ? "" : "s");
-			return -1;
-		}
-		if (parse_cpu(opt, tok, &cpus[*n]))
-			return -1;
+		if (*n == max)
+			return usage_error(cmd, "%s: at most %u CPU%s", opt, max,
+					   max == 1 ? "" : "s");
+		ret = parse_cpu(cmd, opt, tok, &cpus[*n]);
+		if (ret)
+			return ret;
 		(*n)++;
 	}
 	return 0;

@@ -31,8 +31,10 @@ int csv_open(struct csv_out *c, const char *cmd, const char *path)
 	}
 	c->f = fopen(c->tmp, "w");
 	if (!c->f) {
-		usage_error(cmd, "cannot write %s: %s", path, strerror(errno));
-		return EXIT_USAGE;
+		/* The name is fine, the system refuses it: a failure (wsc(8)). */
+		fprintf(stderr, "wsc %s: --csv: cannot write %s: %s\n", cmd, path,
+			strerror(errno));
+		return 1;
 	}
 	return 0;
 }

@@ -13,8 +13,10 @@
  * @path: FILE
  * @tmp:  FILE.tmp
  *
- * csv_open() refuses an empty name, a directory, a path too long or an
- * unwritable one with a usage error (returns EXIT_USAGE); csv_commit()
+ * csv_open() refuses an empty name, a directory or a path too long with a
+ * usage error (returns EXIT_USAGE), and a path the system will not let us
+ * write (a missing folder, no permission) as a failure (returns 1), as
+ * wsc(8)'s EXIT STATUS sorts them; csv_commit()
  * renames FILE.tmp to FILE unless @failed (or closing fails) and returns
  * 0 or 1; csv_abort() removes FILE.tmp.  Both are no-ops without a file.
  */

@@ -22,8 +22,8 @@ bool env_perf_counters_available(void);
 bool env_preempt_rt(void);
 bool env_module_version(char *buf, size_t len);
 
-/* What the lab's spinlock experiments measure on a PREEMPT_RT kernel. */
+/* What the latency lab's spinlock experiments measure on a PREEMPT_RT kernel. */
 #define ENV_RT_SPINLOCK_NOTE \
-	"PREEMPT_RT: spinlock_t sleeps; the lab's spinlock experiments take it with interrupts on, and a contended sample includes the sleep"
+	"PREEMPT_RT: spinlock_t sleeps; the latency lab's spinlock experiments take it with interrupts on, and a contended sample includes the sleep"
 
 #endif /* WSC_CLI_ENV_H */

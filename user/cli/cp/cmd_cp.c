@@ -60,7 +60,7 @@ static void cp_usage(FILE *f)
 		"close) with each program below, in one process, R times, the programs\n"
 		"interleaved; time the WSC paper's 11 portions and ours; read every copy\n"
 		"back and compare it with its source.\n\n"
-		"Programs (the paper's Figure 5, then ours):\n"
+		"Programs (the WSC paper's Figure 5, then ours):\n"
 		"  NORMAL           the six calls of each transaction in turn\n"
 		"  NORMAL+COLLECT   calls of one type in a block: N opens, N opens, N reads...\n"
 		"  WSC+COLLECT      those blocks wrapped, flushed every T calls\n"
@@ -82,8 +82,11 @@ static void cp_usage(FILE *f)
 		"  -s, --size SIZE       bytes per file, 1..64MiB; K, KiB, M, MiB allowed\n"
 		"                        (default 4KiB); N x SIZE at most 512MiB\n"
 		"  -t, --threshold T     WSC threshold, 1..%u (default %u)\n"
-		"  -r, --repetitions R   1..%u (default %u), after one warm-up\n"
+		"  -r, --rounds R        timed rounds, 1..%u (default %u), after one\n"
+		"                        warm-up\n"
+		"      --repetitions R   the same as --rounds (its old name)\n"
 		"  -c, --cpu N           run on CPU N (default 0)\n"
+		"      --cpus N          the same as --cpu\n"
 		"      --cold            drop the page cache before every run (root)\n"
 		"      --dir DIR         make the scratch folder in DIR (default $TMPDIR\n"
 		"                        or /tmp); use a real disk filesystem, not tmpfs\n"
@@ -111,6 +114,7 @@ static int cp_parse_size(const char *s, size_t *out)
 	char digits[32];
 	uint64_t v, mult = 1;
 	size_t len = 0;
+	int ret;
 
 	while (isdigit((unsigned char)s[len]) && len + 1 < sizeof(digits))
 		len++;
@@ -124,17 +128,16 @@ static int cp_parse_size(const char *s, size_t *out)
 		mult = 1024 * 1024;
 	else if (s[len])
 		goto bad;
-	if (parse_u64("--size", digits, 1, CP_MAX_SIZE, &v))
-		return -1;
-	if (v * mult > CP_MAX_SIZE) {
-		fprintf(stderr, "--size: %s is above 64MiB\n", s);
-		return -1;
-	}
+	ret = parse_u64("cp", "--size", digits, 1, CP_MAX_SIZE, &v);
+	if (ret)
+		return ret;
+	if (v * mult > CP_MAX_SIZE)
+		return usage_error("cp", "--size: %s is out of range 1..64MiB", s);
 	*out = (size_t)(v * mult);
 	return 0;
 bad:
-	fprintf(stderr, "--size: '%s' is not a size (e.g. 4096, 4K, 4KiB, 1MiB)\n", s);
-	return -1;
+	return usage_error("cp", "--size: '%s' is not a size (e.g. 4096, 4K, 4KiB, 1MiB)",
+			   s);
 }
 
 static int cp_parse_programs(struct cp_session *s, const char *list)
@@ -151,9 +154,10 @@ static int cp_parse_programs(struct cp_session *s, const char *list)
 			if (!strcasecmp(tok, cp_program_names[p]))
 				break;
 		if (p == CP_NR_PROGRAMS) {
-			fprintf(stderr, "--programs: no program '%s'\n", tok);
+			usage_error("cp", "--programs: no program '%s' (see the list in --help)",
+				    tok);
 			free(copy);
-			return -1;
+			return EXIT_USAGE;
 		}
 		s->want[p] = true;
 	}
@@ -161,8 +165,7 @@ static int cp_parse_programs(struct cp_session *s, const char *list)
 	for (p = 0; p < CP_NR_PROGRAMS; p++)
 		if (s->want[p])
 			return 0;
-	fprintf(stderr, "--programs: no program named in '%s'\n", list);
-	return -1;
+	return usage_error("cp", "--programs: no program named in '%s'", list);
 }
 
 static int cp_parse_inject(struct cp_work *w, const char *arg, uint64_t *k)
@@ -174,18 +177,15 @@ static int cp_parse_inject(struct cp_work *w, const char *arg, uint64_t *k)
 		w->fault = CP_FAULT_MISSING_SOURCE;
 	else if (colon && len == 15 && !strncmp(arg, "unwritable-dest", len))
 		w->fault = CP_FAULT_UNWRITABLE_DEST;
-	else {
-		fprintf(stderr, "--inject: '%s' is not missing-source:K or unwritable-dest:K\n",
-			arg);
-		return -1;
-	}
-	return parse_u64("--inject", colon + 1, 1, CP_MAX_N, k);
+	else
+		return usage_error("cp", "--inject: '%s' is not missing-source:K or unwritable-dest:K",
+				   arg);
+	return parse_u64("cp", "--inject", colon + 1, 1, CP_MAX_N, k);
 }
 
 static int cp_usage_error(const char *msg)
 {
-	usage_error("cp", "%s", msg);
-	return EXIT_USAGE;
+	return usage_error("cp", "%s", msg);
 }
 
 static int cp_parse(struct cp_cmd *c, int argc, char **argv)
@@ -206,51 +206,59 @@ static int cp_parse(struct cp_cmd *c, int argc, char **argv)
 		{ "json",         no_argument,       NULL, 'j' },
 		{ "csv",          required_argument, NULL, OPT_CSV },
 		{ "help",         no_argument,       NULL, 'h' },
+		/* The other commands' names for the same (wsc(8), OPTIONS). */
+		{ "rounds",       required_argument, NULL, 'r' },
+		{ "cpus",         required_argument, NULL, 'c' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct cp_session *s = &c->s;
 	struct cp_work *w = &s->w;
 	uint64_t v, inject_k = 0;
 	struct stat st;
-	int opt;
+	int opt, ret;
 
 	opterr = 0;
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, ":n:s:t:r:p:c:jh", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'n':
-			if (parse_u64("-n", optarg, 1, CP_MAX_N, &v))
-				return cp_usage_error("bad -n");
+			ret = parse_u64("cp", "--transactions", optarg, 1, CP_MAX_N, &v);
+			if (ret)
+				return ret;
 			w->n = (unsigned int)v;
 			c->has_n = true;
 			break;
 		case 's':
-			if (cp_parse_size(optarg, &w->size))
-				return cp_usage_error("bad --size");
+			ret = cp_parse_size(optarg, &w->size);
+			if (ret)
+				return ret;
 			break;
 		case 't':
-			if (parse_u64("-t", optarg, 1, CP_MAX_THRESHOLD, &v))
-				return cp_usage_error("bad -t");
+			ret = parse_u64("cp", "--threshold", optarg, 1,
+					CP_MAX_THRESHOLD, &v);
+			if (ret)
+				return ret;
 			w->threshold = (unsigned int)v;
 			c->has_t = true;
 			break;
 		case 'r':
-			if (parse_u64("-r", optarg, 1, CP_MAX_REPS, &v))
-				return cp_usage_error("bad -r");
+			ret = parse_u64("cp", "--rounds", optarg, 1, CP_MAX_REPS, &v);
+			if (ret)
+				return ret;
 			s->reps = (unsigned int)v;
 			break;
 		case 'p':
-			if (cp_parse_programs(s, optarg))
-				return cp_usage_error("bad --programs");
+			ret = cp_parse_programs(s, optarg);
+			if (ret)
+				return ret;
 			c->has_programs = true;
 			break;
 		case 'c':
-			if (parse_cpu("--cpu", optarg, &c->cpu))
-				return cp_usage_error("bad --cpu");
-			if (cpu_offline(c->cpu)) {
-				fprintf(stderr, "--cpu: CPU %d is offline\n", c->cpu);
-				return cp_usage_error("bad --cpu");
-			}
+			ret = parse_cpu("cp", "--cpu", optarg, &c->cpu);
+			if (ret)
+				return ret;
+			if (cpu_offline(c->cpu))
+				return usage_error("cp", "CPU %d is offline", c->cpu);
 			break;
 		case OPT_COLD:
 			s->cold = true;
@@ -271,8 +279,9 @@ static int cp_parse(struct cp_cmd *c, int argc, char **argv)
 				return cp_usage_error("--sweep takes 'threshold' or 'n'");
 			break;
 		case OPT_INJECT:
-			if (cp_parse_inject(w, optarg, &inject_k))
-				return cp_usage_error("bad --inject");
+			ret = cp_parse_inject(w, optarg, &inject_k);
+			if (ret)
+				return ret;
 			break;
 		case 'j':
 			c->json = true;
@@ -283,18 +292,12 @@ static int cp_parse(struct cp_cmd *c, int argc, char **argv)
 		case 'h':
 			cp_usage(stdout);
 			return -1;
-		case ':':
-			fprintf(stderr, "%s needs a value\n", argv[optind - 1]);
-			return cp_usage_error("missing value");
 		default:
-			fprintf(stderr, "unknown option '%s'\n", argv[optind - 1]);
-			return cp_usage_error("unknown option");
+			return usage_getopt("cp", opt, argv);
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, "unexpected argument '%s'\n", argv[optind]);
-		return cp_usage_error("wsc cp takes no operands");
-	}
+	if (optind < argc)
+		return usage_error("cp", "unexpected argument '%s'", argv[optind]);
 	/* The N sweep's largest point is what must fit. */
 	v = c->sweep == CP_SWEEP_N ? cp_sweep_n[CP_ARRAY_SIZE(cp_sweep_n) - 1] : w->n;
 	if (v * w->size > CP_MAX_BYTES)
@@ -309,11 +312,9 @@ static int cp_parse(struct cp_cmd *c, int argc, char **argv)
 	if (c->sweep == CP_SWEEP_N && (c->has_n || w->fault))
 		return cp_usage_error("--sweep n sets -n itself");
 	errno = 0;
-	if (stat(s->parent, &st) || !S_ISDIR(st.st_mode)) {
-		fprintf(stderr, "%s: %s: %s\n", c->has_dir ? "--dir" : "$TMPDIR",
-			s->parent, errno ? strerror(errno) : "not a folder");
-		return cp_usage_error(c->has_dir ? "bad --dir" : "bad $TMPDIR");
-	}
+	if (stat(s->parent, &st) || !S_ISDIR(st.st_mode))
+		return usage_error("cp", "%s %s: %s", c->has_dir ? "--dir" : "$TMPDIR",
+				   s->parent, errno ? strerror(errno) : "not a folder");
 	return 0;
 }
 

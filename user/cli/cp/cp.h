@@ -29,7 +29,7 @@
 struct wsc_batch;
 struct cp_uring;
 
-/* The programs, in the order of the paper's Figure 5 and then ours. */
+/* The programs, in the order of the WSC paper's Figure 5 and then ours. */
 enum cp_program {
 	CP_NORMAL,
 	CP_NORMAL_COLLECT,

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/module_hint.h"
 #include "common/progress.h"
 #include "cp_session.h"
 #include "libwsc.h"
@@ -91,8 +92,10 @@ static int cp_prepare_programs(struct cp_session *s)
 	return 0;
 
 no_device:
-	fprintf(stderr, "wsc cp: the WSC programs need /dev/wsc: %s%s\n",
-		strerror(-ret), ret == -ENOENT ? " (is wsc.ko loaded?)" : "");
+	module_report("cp", ret, false);
+	/* As wsc ls names --conventional: what runs without the module. */
+	fprintf(stderr, "wsc cp: the WSC programs need the module; "
+		"-p NORMAL,IO_URING,COPY_FILE_RANGE run without it\n");
 	return ret;
 }
 

@@ -12,6 +12,7 @@
 #include "common/args.h"
 #include "common/env.h"
 #include "common/json.h"
+#include "common/module_hint.h"
 #include "libwsc.h"
 
 static void info_usage(FILE *f)
@@ -46,7 +47,8 @@ static int info_parse(struct info_opts *o, int argc, char **argv)
 	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":jh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			o->json = true;
@@ -55,14 +57,11 @@ static int info_parse(struct info_opts *o, int argc, char **argv)
 			info_usage(stdout);
 			return -1;
 		default:
-			info_usage(stderr);
-			return EXIT_USAGE;
+			return usage_getopt("info", c, argv);
 		}
 	}
-	if (optind != argc) {
-		usage_error("info", "unexpected argument '%s'", argv[optind]);
-		return EXIT_USAGE;
-	}
+	if (optind != argc)
+		return usage_error("info", "unexpected argument '%s'", argv[optind]);
 	return 0;
 }
 
@@ -114,11 +113,8 @@ static int info_run(const struct info_opts *o)
 	int fd, ret;
 
 	fd = wsc_device_open();
-	if (fd < 0) {
-		fprintf(stderr, "wsc info: cannot open /dev/%s: %s (is wsc.ko loaded?)\n",
-			WSC_DEVICE_NAME, strerror(-fd));
-		return 1;
-	}
+	if (fd < 0)
+		return module_report("info", fd, false);
 	ret = wsc_device_version(fd, &v);
 	if (ret) {
 		fprintf(stderr, "wsc info: version query failed: %s\n", strerror(-ret));

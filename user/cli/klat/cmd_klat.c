@@ -27,6 +27,7 @@
 #include "common/csv.h"
 #include "common/env.h"
 #include "common/json.h"
+#include "common/module_hint.h"
 #include "common/report.h"
 #include "libwsc.h"
 #include "wsc_experiments.h"
@@ -72,15 +73,17 @@ static void klat_usage(FILE *f)
 		"       wsc klat show [<experiment>] [--json]\n"
 		"       wsc klat reset [<experiment>]\n"
 		"       wsc klat --list [--json]\n\n"
-		"Run one of the wsc module's in-kernel latency experiments and report the\n"
-		"statistics of its raw samples in ns: count, mean, median, stddev (the\n"
-		"standard deviation of the samples), min, max, ci95 (the mean +- 1.96\n"
-		"standard errors), p50, p95, p99.  Row \"raw\" is as measured; row \"net\" has\n"
-		"the clock's median cost subtracted.  \"show\" prints results already taken\n"
-		"(all of them without an experiment), \"reset\" forgets them.\n\n"
+		"The latency lab: run one of the wsc module's in-kernel experiments and\n"
+		"report the statistics of its raw samples in ns: count, mean, median,\n"
+		"stddev (the standard deviation of the samples), min, max, ci95 (the\n"
+		"mean +- 1.96 standard errors), p50, p95, p99.  Row \"raw\" is as\n"
+		"measured; row \"net\" has the clock's median cost subtracted.  \"show\"\n"
+		"prints results already taken (all of them without an experiment),\n"
+		"\"reset\" forgets them.\n\n"
 		"  -n, --iters N      samples to take, 1..%u (default %u)\n"
 		"  -c, --cpus A[,B]   one CPU per role of the experiment (default: the\n"
 		"                     first online CPUs)\n"
+		"      --cpu A[,B]    the same as --cpus\n"
 		"  -j, --json         print one JSON object instead of the table\n"
 		"      --csv FILE     write the raw samples to FILE as \"index,ns\"\n"
 		"  -l, --list         list the experiments\n"
@@ -105,11 +108,13 @@ static const struct klat_exp *klat_find(const char *name)
 /* "A" or "A,B": CPUs that exist; their number is checked later. */
 static int klat_parse_cpus(const char *s, struct klat_opts *o)
 {
-	int cpus[WSC_LAT_MAX_ROLES];
+	int cpus[WSC_LAT_MAX_ROLES], ret;
 	unsigned int i;
 
-	if (parse_cpu_list("--cpus", s, cpus, WSC_LAT_MAX_ROLES, &o->nr_cpus))
-		return -1;
+	ret = parse_cpu_list("klat", "--cpus", s, cpus, WSC_LAT_MAX_ROLES,
+			     &o->nr_cpus);
+	if (ret)
+		return ret;
 	for (i = 0; i < o->nr_cpus; i++)
 		o->cpus[i] = (uint32_t)cpus[i];
 	return 0;
@@ -156,11 +161,8 @@ static int klat_open(struct wsc_lat **lat)
 {
 	int ret = wsc_lat_open(lat);
 
-	if (ret == -ENOENT)
-		fprintf(stderr, "wsc klat: the wsc module is not loaded (insmod wsc.ko)\n");
-	else if (ret)
-		fprintf(stderr, "wsc klat: cannot reach the %s netlink family: %s\n",
-			WSC_LAT_GENL_NAME, strerror(-ret));
+	if (ret)
+		module_report("klat", ret, true);
 	return ret;
 }
 
@@ -473,24 +475,30 @@ static int klat_parse(struct klat_opts *o, int argc, char **argv)
 		{ "csv",   required_argument, NULL, 'C' },
 		{ "list",  no_argument,       NULL, 'l' },
 		{ "help",  no_argument,       NULL, 'h' },
+		/* The other commands' name for the same (wsc(8), OPTIONS). */
+		{ "cpu",   required_argument, NULL, 'c' },
 		{ NULL, 0, NULL, 0 },
 	};
 	bool list = false, has_iters = false, has_cpus = false;
 	const char *what, *name = NULL;
 	uint64_t v;
-	int c;
+	int c, ret;
 
-	while ((c = getopt_long(argc, argv, "n:c:jlh", opts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":n:c:jlh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'n':
-			if (parse_u64("--iters", optarg, 1, WSC_LAT_MAX_ITERATIONS, &v))
-				goto usage;
+			ret = parse_u64("klat", "--iters", optarg, 1,
+					WSC_LAT_MAX_ITERATIONS, &v);
+			if (ret)
+				return ret;
 			o->iters = (uint32_t)v;
 			has_iters = true;
 			break;
 		case 'c':
-			if (klat_parse_cpus(optarg, o))
-				goto usage;
+			ret = klat_parse_cpus(optarg, o);
+			if (ret)
+				return ret;
 			has_cpus = true;
 			break;
 		case 'j':
@@ -506,7 +514,7 @@ static int klat_parse(struct klat_opts *o, int argc, char **argv)
 			klat_usage(stdout);
 			return -1;
 		default:
-			goto usage;
+			return usage_getopt("klat", c, argv);
 		}
 	}
 
@@ -545,10 +553,6 @@ static int klat_parse(struct klat_opts *o, int argc, char **argv)
 	if (o->action == KLAT_RESET && o->json)
 		return usage_error("klat", "reset prints nothing: no --json");
 	return 0;
-
-usage:
-	fprintf(stderr, "Try 'wsc klat --help'.\n");
-	return EXIT_USAGE;
 }
 
 static int klat_run(const struct klat_opts *o)

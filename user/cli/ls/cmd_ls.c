@@ -2,7 +2,8 @@
 /*
  * wsc ls: list a folder like `LC_ALL=C ls -l --time-style=long-iso`, its
  * stat calls made as one wrapped batch (or, with --conventional, a loop of
- * fstatat()); or time both against the system's ls (paper 002).
+ * fstatat()); or time both against the system's ls (the DMSM paper's ls
+ * experiment, Documentation/papers.md).
  *
  *   wsc ls [-l] [--conventional] DIR
  *   wsc ls --compare [-r R] [--json] [--csv FILE] [--dir SCRATCH] [--keep]
@@ -43,7 +44,8 @@ static void ls_usage(FILE *f)
 		"listings must agree (wsc = conventional byte for byte, = system ls field\n"
 		"by field), else exit status 1.  Without DIR, two folders of %u and %u\n"
 		"files are made for the run and removed after it.\n\n"
-		"  -r, --repetitions R timed rounds, 1..%u (default %u)\n"
+		"  -r, --rounds R      timed rounds, 1..%u (default %u)\n"
+		"      --repetitions R the same as --rounds (its old name)\n"
 		"  -j, --json          one JSON object instead of the tables\n"
 		"      --csv FILE      every sample: files,variant,phase,repetition,ns\n"
 		"                      (phase listing or stat); written only when verified\n"
@@ -56,7 +58,11 @@ static void ls_usage(FILE *f)
 		5, 408, LS_MAX_REPS, LS_DEFAULT_REPS);
 }
 
-/* The folders are made in SCRATCH: refuse one that cannot hold them. */
+/*
+ * The folders are made in SCRATCH: refuse one that cannot hold them.  A
+ * name that is no folder is the command line's mistake (2); a folder we
+ * may not write in, the system's refusal (1), as in wsc(8).
+ */
 static int ls_check_scratch(const char *dir)
 {
 	struct stat st;
@@ -67,9 +73,11 @@ static int ls_check_scratch(const char *dir)
 		return usage_error("ls", "--dir %s: %s", dir, strerror(errno));
 	if (!S_ISDIR(st.st_mode))
 		return usage_error("ls", "--dir %s is not a folder", dir);
-	if (access(dir, W_OK | X_OK))
-		return usage_error("ls", "--dir: cannot write in %s: %s", dir,
-			      strerror(errno));
+	if (access(dir, W_OK | X_OK)) {
+		fprintf(stderr, "wsc ls: --dir: cannot write in %s: %s\n", dir,
+			strerror(errno));
+		return 1;
+	}
 	return 0;
 }
 
@@ -79,6 +87,11 @@ static int ls_plain(const char *path, bool long_fmt, enum ls_how how)
 	struct ls_buf out = { NULL };
 	int ret;
 
+	/* Without the module, say so once, and what lists without it. */
+	if (long_fmt && how == LS_WSC && ls_wsc_probe()) {
+		fprintf(stderr, "wsc ls: --conventional lists without the module\n");
+		return 1;
+	}
 	ret = ls_list(&d, path, how, long_fmt, &out, NULL);
 	if (ret < 0)
 		goto out;
@@ -124,14 +137,17 @@ static int ls_parse(struct ls_opts *o, int argc, char **argv)
 		{ "dir",          required_argument, NULL, OPT_DIR },
 		{ "keep",         no_argument,       NULL, OPT_KEEP },
 		{ "help",         no_argument,       NULL, 'h' },
+		/* The other commands' name for the same (wsc(8), OPTIONS). */
+		{ "rounds",       required_argument, NULL, 'r' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct ls_compare_opts *co = &o->co;
 	bool has_reps = false;
 	uint64_t v;
-	int c;
+	int c, ret;
 
-	while ((c = getopt_long(argc, argv, "lr:jh", opts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":lr:jh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'l':
 			o->long_fmt = true;
@@ -143,8 +159,9 @@ static int ls_parse(struct ls_opts *o, int argc, char **argv)
 			o->compare = true;
 			break;
 		case 'r':
-			if (parse_u64("--repetitions", optarg, 1, LS_MAX_REPS, &v))
-				goto usage;
+			ret = parse_u64("ls", "--rounds", optarg, 1, LS_MAX_REPS, &v);
+			if (ret)
+				return ret;
 			co->reps = (unsigned int)v;
 			has_reps = true;
 			break;
@@ -164,7 +181,7 @@ static int ls_parse(struct ls_opts *o, int argc, char **argv)
 			ls_usage(stdout);
 			return -1;
 		default:
-			goto usage;
+			return usage_getopt("ls", c, argv);
 		}
 	}
 
@@ -187,14 +204,10 @@ static int ls_parse(struct ls_opts *o, int argc, char **argv)
 			return usage_error("ls", "--dir and --keep go with the folders --compare makes, not with DIR");
 		co->dirs = argv + optind;
 		co->nr_dirs = (unsigned int)(argc - optind);
-	} else if (co->scratch && ls_check_scratch(co->scratch)) {
-		return EXIT_USAGE;
+	} else if (co->scratch) {
+		return ls_check_scratch(co->scratch);
 	}
 	return 0;
-
-usage:
-	fprintf(stderr, "Try 'wsc ls --help'.\n");
-	return EXIT_USAGE;
 }
 
 static int ls_run(const struct ls_opts *o)

@@ -2,8 +2,8 @@
 /*
  * wsc ls: one folder listed like `LC_ALL=C ls -l --time-style=long-iso`,
  * its stat calls made as one wrapped batch or as a loop of fstatat(), and
- * the comparison of the two with the system's ls (paper 002 timed ls over
- * 5 and 408 files).
+ * the comparison of the two with the system's ls (the DMSM paper timed ls
+ * over 5 and 408 files; Documentation/papers.md).
  *
  *   ls_dir.c      read the names, sort them, stat them (wsc or a loop)
  *   ls_format.c   the listing's text, into a memory buffer

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * wsc ls --compare: paper 002 timed ls over folders of 5 and 408 files.
+ * wsc ls --compare: the DMSM paper timed ls over folders of 5 and 408 files.
  * Three ways to list each folder, interleaved round by round after an
  * untimed warm-up round, in orders that give none of them the caches (or
  * the cold caches) another leaves more often than the others (ls_order):
@@ -60,7 +60,7 @@ static const enum ls_variant ls_order[LS_NR_ORDERS][LS_NR_VARIANTS] = {
 	{ LS_V_SYSTEM, LS_V_WSC, LS_V_CONVENTIONAL },
 };
 
-/* The folders made when none is given: paper 002's two sizes. */
+/* The folders made when none is given: the DMSM paper's two sizes. */
 static const unsigned int ls_gen_files[] = { 5, 408 };
 #define LS_NR_GEN	(sizeof(ls_gen_files) / sizeof(ls_gen_files[0]))
 #define LS_TARGET_FILES	408

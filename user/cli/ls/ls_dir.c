@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "common/clock.h"
+#include "common/module_hint.h"
 #include "libwsc.h"
 #include "ls.h"
 
@@ -112,24 +113,6 @@ fail:
 	return ret;
 }
 
-/* What to say when the batch cannot be made: usually, no module. */
-static void ls_wsc_report(int err)
-{
-	const char *dev = getenv("WSC_DEVICE");
-
-	if (!dev || !*dev)
-		dev = "/dev/wsc";
-	if (err == -ENOENT || err == -ENODEV || err == -ENXIO)
-		fprintf(stderr, "wsc ls: cannot open %s: %s: the wsc module is not loaded (insmod wsc.ko); --conventional lists without it\n",
-			dev, strerror(-err));
-	else if (err == -EPROTO)
-		fprintf(stderr, "wsc ls: %s speaks another ABI than this wsc (rebuild one or the other)\n",
-			dev);
-	else
-		fprintf(stderr, "wsc ls: cannot use %s: %s; --conventional lists without it\n",
-			dev, strerror(-err));
-}
-
 int ls_wsc_open(struct wsc_batch **b)
 {
 	/*
@@ -139,7 +122,7 @@ int ls_wsc_open(struct wsc_batch **b)
 	int ret = wsc_batch_create(b, 0);
 
 	if (ret)
-		ls_wsc_report(ret);
+		module_report("ls", ret, false);
 	return ret;
 }
 

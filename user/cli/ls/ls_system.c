@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * wsc ls: the system's ls as a whole process, the way paper 002 timed it,
- * and whether two listings say the same thing.
+ * wsc ls: the system's ls as a whole process, the way the DMSM paper
+ * timed it, and whether two listings say the same thing.
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -6,7 +6,7 @@
  *
  *   wsc trace [options] -- CMD [ARGS...]
  *   wsc trace [options] -p PID
- *   wsc trace [options] -c CGROUP
+ *   wsc trace [options] --cgroup CGROUP
  *   wsc trace [options] -a
  *
  * The report goes to stderr, as strace -c's and perf trace -s's do (-o
@@ -29,6 +29,7 @@
 #include "common/args.h"
 #include "common/clock.h"
 #include "common/csv.h"
+#include "common/module_hint.h"
 #include "trace.h"
 
 /* How often the end of a trace is looked for; every 1 ms at first. */
@@ -78,28 +79,30 @@ static void trace_usage(FILE *f)
 	fprintf(f,
 		"Usage: wsc trace [OPTIONS] -- CMD [ARGS...]\n"
 		"       wsc trace [OPTIONS] -p PID\n"
-		"       wsc trace [OPTIONS] -c CGROUP\n"
+		"       wsc trace [OPTIONS] --cgroup CGROUP\n"
 		"       wsc trace [OPTIONS] -a\n\n"
 		"Count the latency of every system call of a command and all its\n"
 		"descendants (followed through fork and clone), of a running process\n"
 		"and its descendants, of every task in a cgroup v2 or of every task of\n"
 		"the machine, in the kernel (wsc.ko's probes on the raw_syscalls\n"
-		"tracepoints), then print per system call: group (paper 001), calls,\n"
-		"errors, time and share, on-CPU and off-CPU time, mean, p50, p99 and\n"
-		"max latency, and the errnos of the failed calls.  Percentiles come\n"
-		"from log-linear histograms (<= 3%% wide) of wall-clock latency.\n\n"
+		"tracepoints), then print per system call: group (as the Nature of\n"
+		"System Calls paper groups them; wsc(8), PAPERS), calls, errors, time\n"
+		"and share, on-CPU and off-CPU time, mean, p50, p99 and max latency,\n"
+		"and the errnos of the failed calls.  Percentiles come from\n"
+		"log-linear histograms (<= 3%% wide) of wall-clock latency.\n\n"
 		"Target (exactly one):\n"
 		"  -p, --pid PID        process PID and its descendants, until they have\n"
 		"                       all exited, --duration ends or Ctrl-C\n"
-		"  -c, --cgroup CGROUP  every task in CGROUP (a path below the cgroup2\n"
+		"      --cgroup CGROUP  every task in CGROUP (a path below the cgroup2\n"
 		"                       root, or under its mount point, e.g.\n"
-		"                       /sys/fs/cgroup/my.slice) until --duration or Ctrl-C\n"
+		"                       /sys/fs/cgroup/my.slice) until --duration or Ctrl-C;\n"
+		"                       no short form: -c is a CPU in the other commands\n"
 		"  -a, --all            every task of the machine but wsc's own, until\n"
 		"                       --duration or Ctrl-C\n"
 		"  -- CMD [ARGS...]     run CMD and trace it and its descendants\n\n"
 		"Filters (in the kernel: what they leave out costs no histogram):\n"
 		"  -e, --calls LIST     only these system calls: names (openat,\n"
-		"                       newfstatat), numbers, paper 001's groups %%file,\n"
+		"                       newfstatat), numbers, the groups %%file,\n"
 		"                       %%memory, %%signal, %%ipc, %%userdata, %%locking,\n"
 		"                       %%other, or all; comma-separated; a leading '!'\n"
 		"                       means all but these; 'trace=' before is ignored;\n"
@@ -123,7 +126,8 @@ static void trace_usage(FILE *f)
 		"                       system calls\n"
 		"      --hist           an ASCII power-of-two histogram under each row\n"
 		"      --cold           drop the page cache before the command starts\n"
-		"                       (as paper 001 did; needs root)\n\n"
+		"                       (as the Nature of System Calls paper did;\n"
+		"                       needs root)\n\n"
 		"Output:\n"
 		"  -o, --output FILE    the report to FILE (- for stdout); default stderr\n"
 		"  -j, --json           one JSON object instead of the table\n"
@@ -171,6 +175,25 @@ static int trace_parse_e(struct trace_opts *o, const char *list)
 	return 0;
 }
 
+/*
+ * SEC for --duration and --interval, in the words of args.h: not a number
+ * and out of range are two mistakes, told apart by parsing again without
+ * the range.
+ */
+static int trace_parse_secs(const char *opt, const char *arg, double min_s,
+			    uint64_t *ns)
+{
+	uint64_t any;
+
+	if (!trace_parse_seconds(arg, min_s, TRACE_MAX_SECONDS, ns))
+		return 0;
+	if (!trace_parse_seconds(arg, 0, 1e18, &any))
+		return usage_error("trace", "%s: %s is out of range %g..%u", opt,
+				   arg, min_s, TRACE_MAX_SECONDS);
+	return usage_error("trace", "%s: '%s' is not a number of seconds", opt,
+			   arg);
+}
+
 /* The values of the options that take one; 0 or EXIT_USAGE. */
 static int trace_parse_value(struct trace_opts *o, int c, const char *arg)
 {
@@ -178,31 +201,23 @@ static int trace_parse_value(struct trace_opts *o, int c, const char *arg)
 
 	switch (c) {
 	case 'p':
-		if (parse_u64("-p", arg, 1, INT32_MAX, &v))
+		if (parse_u64("trace", "--pid", arg, 1, INT32_MAX, &v))
 			return EXIT_USAGE;
 		o->pid = (uint32_t)v;
 		snprintf(o->target_buf, sizeof(o->target_buf), "-p %s", arg);
 		return 0;
 	case 'c':
 		if (!arg[0])
-			return trace_bad("-c needs a cgroup path", NULL);
+			return trace_bad("--cgroup needs a cgroup path", NULL);
 		o->cgroup = arg;
 		return 0;
 	case 'd':
 	case 'I':
-		if (trace_parse_seconds(arg, c == 'd' ? TRACE_MIN_DURATION :
-					TRACE_MIN_INTERVAL, TRACE_MAX_SECONDS,
-					c == 'd' ? &o->duration_ns :
-					&o->interval_ns))
-			return trace_bad(c == 'd' ?
-					 "--duration takes seconds from 0.001 to 86400" :
-					 "--interval takes seconds from 0.01 to 86400",
-					 arg);
-		return 0;
+		return trace_parse_secs(c == 'd' ? "--duration" : "--interval", arg,
+					c == 'd' ? TRACE_MIN_DURATION : TRACE_MIN_INTERVAL,
+					c == 'd' ? &o->duration_ns : &o->interval_ns);
 	case 'T':
-		if (parse_u64("--top", arg, 1, 1000000, &o->top))
-			return EXIT_USAGE;
-		return 0;
+		return parse_u64("trace", "--top", arg, 1, 1000000, &o->top);
 	case 's':
 		if (trace_parse_sort(arg, &o->sort))
 			return trace_bad("unknown sort key (total, calls, errors, mean, p50, p99, max, name, nr)",
@@ -267,8 +282,12 @@ static int trace_parse(int argc, char **argv, struct trace_opts *o)
 	};
 	int c, err;
 
-	/* '+': options end at the command, whose own options are its own. */
-	while ((c = getopt_long(argc, argv, "+p:c:ad:s:e:Zjo:h", longopts,
+	opterr = 0;
+	/*
+	 * '+': options end at the command, whose own options are its own.
+	 * No -c: it was the cgroup until 0.2, and is a CPU everywhere else.
+	 */
+	while ((c = getopt_long(argc, argv, "+:p:ad:s:e:Zjo:h", longopts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'a':
@@ -290,7 +309,12 @@ static int trace_parse(int argc, char **argv, struct trace_opts *o)
 			trace_usage(stdout);
 			exit(0);
 		case '?':
-			return trace_bad("bad option", NULL);
+			if (optopt == 'c')
+				return trace_bad("-c is no longer the cgroup: use --cgroup (-c is a CPU in the other commands)",
+						 NULL);
+			/* fall through */
+		case ':':
+			return usage_getopt("trace", c, argv);
 		default:
 			err = trace_parse_value(o, c, optarg);
 			if (err)
@@ -300,15 +324,15 @@ static int trace_parse(int argc, char **argv, struct trace_opts *o)
 	if (optind < argc)
 		o->cmd = argv + optind;
 	if (!!o->pid + !!o->cgroup + o->all + !!o->cmd != 1)
-		return trace_bad("give exactly one target: -p PID, -c CGROUP, -a or -- CMD", NULL);
+		return trace_bad("give exactly one target: -p PID, --cgroup CGROUP, -a or -- CMD", NULL);
 	if (o->cold && !o->cmd)
 		return trace_bad("--cold needs a command: the caches are dropped before it starts", NULL);
 	if (o->duration_ns && o->cmd)
-		return trace_bad("--duration is for -p, -c and -a: a command is traced until it ends", NULL);
+		return trace_bad("--duration is for -p, --cgroup and -a: a command is traced until it ends", NULL);
 	if (o->have_calls && trace_calls_empty(o->calls))
 		return trace_bad("-e selects no system call", o->calls_text);
 	if (o->cgroup)
-		snprintf(o->target_buf, sizeof(o->target_buf), "-c %s",
+		snprintf(o->target_buf, sizeof(o->target_buf), "--cgroup %s",
 			 o->cgroup);
 	if (o->all)
 		snprintf(o->target_buf, sizeof(o->target_buf), "-a");
@@ -1030,9 +1054,7 @@ int cmd_trace(int argc, char **argv)
 		goto close;
 	err = wsc_trace_open(&tr);
 	if (err) {
-		fprintf(stderr, "wsc trace: %s\n", err == -ENOENT ?
-			"wsc.ko is not loaded (no generic netlink family \"" WSC_LAT_GENL_NAME "\")" :
-			strerror(-err));
+		module_report("trace", err, true);
 		tr = NULL;
 		goto close;
 	}

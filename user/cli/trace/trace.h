@@ -5,7 +5,8 @@
  *
  *   cmd_trace.c    options, starting the target, waiting, fetching
  *   trace_names.c  system call numbers, names (as strace and the
- *                  headers spell them) and paper 001's groups
+ *                  headers spell them) and the Nature of System Calls
+ *                  paper's groups (Documentation/papers.md)
  *   trace_stats.c  mean and percentiles from the log-linear buckets,
  *                  sorting
  *   trace_out.c    the table, the ASCII histograms, the breakdowns per
@@ -58,8 +59,9 @@ enum trace_by {
  * struct trace_row - one system call of the report
  * @nr:         x86-64 number
  * @name:       "read", "newfstatat", ...; "syscall_N" when unknown
- * @group:      paper 001's group: "memory", "signal", "ipc", "file",
- *              "user data", "locking" or "other"
+ * @group:      the Nature of System Calls paper's group (Documentation/
+ *              papers.md): "memory", "signal", "ipc", "file", "userdata",
+ *              "locking" or "other", as wsc info spells them
  * @calls:      calls finished
  * @errors:     of them, failed
  * @total_ns:   summed latency (wall clock: entry to exit)
@@ -154,7 +156,10 @@ enum trace_sort {
 const char *trace_syscall_name(uint32_t nr);
 /* The number of @name, or -1. */
 int trace_syscall_nr(const char *name);
-/* Paper 001's group of @name (see struct trace_row); "other" if none. */
+/*
+ * The Nature of System Calls paper's group of @name (see struct
+ * trace_row); "other" if none.
+ */
 const char *trace_syscall_group(const char *name);
 
 /* trace_stats.c */
@@ -230,7 +235,10 @@ void trace_print_interval_json(FILE *f, const struct trace_report *r,
  */
 int trace_parse_calls(const char *list, uint64_t *calls, char *bad,
 		      size_t bad_len);
-/* The calls of paper 001's group @name ("file", "userdata", ...), or -1. */
+/*
+ * The calls of the Nature of System Calls paper's group @name ("file",
+ * "userdata", ...), or -1.
+ */
 int trace_group_calls(const char *name, uint64_t *calls);
 /* "ENOENT" (any case) or 1..4095; 0 or -1. */
 int trace_parse_errno(const char *s, uint32_t *err);

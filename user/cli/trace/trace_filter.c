@@ -4,8 +4,9 @@
  *
  * -e LIST takes strace's habits: "trace=" before the list is ignored, a
  * leading '!' turns the list into everything but it, and %GROUP names a
- * group; the groups here are paper 001's (trace_names.c), not strace's
- * classes (strace's %file is the calls that take a file name).
+ * group; the groups here are the Nature of System Calls paper's
+ * (trace_names.c, Documentation/papers.md), not strace's classes
+ * (strace's %file is the calls that take a file name).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -26,9 +27,9 @@ int trace_group_calls(const char *name, uint64_t *calls)
 	const char *group, *call;
 	unsigned int nr;
 
-	if (!strcmp(name, "userdata"))
-		group = "user data";
-	else if (!strcmp(name, "file") || !strcmp(name, "memory") ||
+	/* The names of include/wsc_calls.h's WSC_GROUP_NAMES, one spelling. */
+	if (!strcmp(name, "userdata") ||
+	    !strcmp(name, "file") || !strcmp(name, "memory") ||
 		 !strcmp(name, "signal") || !strcmp(name, "ipc") ||
 		 !strcmp(name, "locking") || !strcmp(name, "other"))
 		group = name;

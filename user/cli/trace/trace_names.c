@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * wsc trace: x86-64 system call numbers and names, and paper 001's groups.
+ * wsc trace: x86-64 system call numbers and names, and the Nature of
+ * System Calls paper's groups (Documentation/papers.md).
  *
  * The names come from this system's uapi header at build time
  * (tools/gen-syscall-names writes build/gen/syscall_names.h), so they are
@@ -41,8 +42,8 @@ struct syscall_group {
 };
 
 /*
- * Paper 001, Table 3 ("Summary of the most frequent and time-consuming
- * system calls"): its groups, and in each list first its calls.  After
+ * The Nature of System Calls paper, Table 3 ("Summary of the most
+ * frequent and time-consuming system calls"): its groups, and in each list first its calls.  After
  * the "--" are ours: a call's newer, *at, vectored and 64-bit relatives
  * join its group (they do the same work), sockets, System V and POSIX IPC
  * join ipc, and calls that block until another task or an fd is ready
@@ -131,7 +132,7 @@ static const struct syscall_group syscall_groups[] = {
 	{ "signal",	group_signal },
 	{ "ipc",	group_ipc },
 	{ "file",	group_file },
-	{ "user data",	group_user_data },
+	{ "userdata",	group_user_data },
 	{ "locking",	group_locking },
 };
 
