@@ -66,7 +66,12 @@ static void cpuinfo_field(const char *key, char *buf, size_t len)
 	fclose(f);
 }
 
-/* "tcg", "kvm-or-other-hypervisor" or "none", from what the guest sees. */
+/*
+ * "qemu-tcg", "hypervisor" or "none", from what the guest sees: QEMU's
+ * emulated CPUs name themselves in the model name, and a CPU that runs
+ * under any hypervisor has the hypervisor flag (KVM's guests too, whose
+ * model name is the host's).
+ */
 static const char *emulation(void)
 {
 	char flags[4096], model[256];
@@ -81,14 +86,53 @@ static const char *emulation(void)
 }
 
 /*
- * Hardware counters exist when the kernel lets us count cycles.  QEMU's
+ * Whether the measurements will get hardware counters: asked the way
+ * they ask (common/counters.c's group, user and kernel mode), so that an
+ * unprivileged user under perf_event_paranoid 2, whom a user-only probe
+ * would let in, hears "not available" here as in the figures.  QEMU's
  * TCG offers no PMU, and many hosts hide theirs: say so, never guess.
  */
 bool env_perf_counters_available(void)
 {
+	struct counter_group g;
+
 	if (getenv("WSC_NO_PERF_COUNTERS"))
 		return false;
-	return counters_pmu_present();
+	if (counter_group_open(&g, counters_bench, 1, NULL, 0))
+		return false;
+	counter_group_close(&g);
+	return true;
+}
+
+/*
+ * What the environment does to the meaning of the figures, as one
+ * sentence; NULL on bare hardware with counters.  Under TCG every
+ * instruction is translated, so a time says little about a real CPU,
+ * but variants measured side by side pay alike and their ratio carries
+ * over; a hypervisor adds its exits to some calls and not others.
+ */
+static const char *env_note(void)
+{
+	const char *emu = emulation();
+	bool ctr = env_perf_counters_available();
+
+	if (!strcmp(emu, "qemu-tcg"))
+		return ctr ? "times measured under an emulator (QEMU TCG): ratios, not absolute times, carry over" :
+			     "times measured under an emulator (QEMU TCG), without hardware counters: ratios, not absolute times, carry over";
+	if (!strcmp(emu, "hypervisor"))
+		return ctr ? "times measured in a virtual machine (the CPU's hypervisor flag): a hypervisor's exits weigh on some calls more than others" :
+			     "times measured in a virtual machine (the CPU's hypervisor flag), without hardware counters: a hypervisor's exits weigh on some calls more than others";
+	if (!ctr)
+		return "no hardware counters: times only";
+	return NULL;
+}
+
+void env_print_note(FILE *f)
+{
+	const char *note = env_note();
+
+	if (note)
+		fprintf(f, "note: %s\n", note);
 }
 
 /* A PREEMPT_RT kernel says so in /sys/kernel/realtime. */
@@ -218,8 +262,13 @@ void env_print_json(FILE *f)
 	json_string(f, clock);
 	fprintf(f, ", \"emulation\": ");
 	json_string(f, emulation());
-	fprintf(f, ", \"hardware_counters\": %s, \"vulnerabilities\": ",
+	fprintf(f, ", \"hardware_counters\": %s, \"note\": ",
 		env_perf_counters_available() ? "true" : "false");
+	if (env_note())
+		json_string(f, env_note());
+	else
+		fprintf(f, "null");
+	fprintf(f, ", \"vulnerabilities\": ");
 	print_vulnerabilities(f);
 	policy = wrapped_policy();
 	refusal_names(policy > 0 ? policy : 0, why, sizeof(why), ", ", true);
