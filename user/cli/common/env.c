@@ -203,9 +203,10 @@ void env_print_text(FILE *f)
 	cpuinfo_field("model name", model, sizeof(model));
 	read_line("/sys/devices/system/clocksource/clocksource0/current_clocksource",
 		  clock, sizeof(clock));
-	fprintf(f, "# kernel %s%s, CPU %s, clocksource %s, emulation %s, hardware counters %s\n",
-		u.release, env_preempt_rt() ? " (PREEMPT_RT)" : "", model,
-		clock, emulation(),
+	/* Two lines: the tables under them fit 100 columns, so do they. */
+	fprintf(f, "# kernel %s%s, clocksource %s, CPU %s\n", u.release,
+		env_preempt_rt() ? " (PREEMPT_RT)" : "", clock, model);
+	fprintf(f, "# emulation %s, hardware counters %s\n", emulation(),
 		env_perf_counters_available() ? "available" : "not available");
 	policy = wrapped_policy();
 	if (policy > 0) {
