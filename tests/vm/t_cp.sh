@@ -289,7 +289,7 @@ check "SIGTERM mid-run, the table: exit 130, marked, the folder removed" sh -c \
 	"test $rc -eq 130 && grep -Eq '^INTERRUPTED by SIGTERM: [1-9][0-9]* of 200 repetitions' $out/int.txt &&
 	 grep -q '^interrupted by SIGTERM: the figures are of the repetitions that ran to their end' $out/int.txt &&
 	 grep -Eq '^ +12  WSC\\+CHAIN ' $out/int.txt && test -z \"\$(ls -A $id)\""
-rc=$(interrupt INT 3 "$out/int0.txt" $wsc cp -n 20000 -r 200 --dir "$id")
+rc=$(interrupt INT 3 "$out/int0.txt" $wsc cp -n 5000 -r 200 --dir "$id")
 check "SIGINT while the sources are made: exit 130, nothing to report, the folder removed" sh -c \
 	"test $rc -eq 130 && grep -q '^wsc cp: interrupted by SIGINT: before the first repetition ended' $out/int0.txt.err &&
 	 test -z \"\$(ls -A $id)\""
