@@ -581,6 +581,8 @@ static int bench_fit_run(const struct fit_opts *o)
 			goto out_free;
 	}
 	ret = 1;
+	/* A round cut short left its progress line up: clear it. */
+	progress_line("bench", "fit", 1, 1);
 	if (interrupted() && !res[0].rounds_done) {
 		interrupt_print(stderr, "wsc bench fit: ",
 				"before the first round ended: nothing to report");
