@@ -118,10 +118,10 @@ static const char *env_note(void)
 
 	if (!strcmp(emu, "qemu-tcg"))
 		return ctr ? "times measured under an emulator (QEMU TCG): ratios, not absolute times, carry over" :
-			     "times measured under an emulator (QEMU TCG), without hardware counters: ratios, not absolute times, carry over";
+			     "times measured under an emulator (QEMU TCG), no hardware counters: ratios, not absolute times, carry over";
 	if (!strcmp(emu, "hypervisor"))
-		return ctr ? "times measured in a virtual machine (the CPU's hypervisor flag): a hypervisor's exits weigh on some calls more than others" :
-			     "times measured in a virtual machine (the CPU's hypervisor flag), without hardware counters: a hypervisor's exits weigh on some calls more than others";
+		return ctr ? "times measured in a virtual machine (hypervisor flag): ratios carry over better than times" :
+			     "times measured in a virtual machine (hypervisor flag), no hardware counters: ratios carry over better than times";
 	if (!ctr)
 		return "no hardware counters: times only";
 	return NULL;
