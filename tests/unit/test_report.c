@@ -65,6 +65,8 @@ static void test_interrupt_notes_the_signal(void **state)
 	FILE *f;
 
 	(void)state;
+	/* Whatever the runner left: a default SIGINT is caught. */
+	signal(SIGINT, SIG_DFL);
 	interrupt_arm();
 	assert_int_equal(interrupted(), 0);
 	/* Caught, not fatal: the test goes on. */
@@ -81,11 +83,27 @@ static void test_interrupt_notes_the_signal(void **state)
 	assert_string_equal(buf, "# interrupted by SIGINT: the figures are of the rounds so far\n");
 }
 
+/* A background job of a script starts with SIGINT ignored: it stays so. */
+static void test_interrupt_leaves_an_ignored_sigint(void **state)
+{
+	struct sigaction sa;
+
+	(void)state;
+	signal(SIGINT, SIG_IGN);
+	interrupt_arm();
+	assert_int_equal(sigaction(SIGINT, NULL, &sa), 0);
+	assert_true(sa.sa_handler == SIG_IGN);
+	assert_int_equal(sigaction(SIGTERM, NULL, &sa), 0);
+	assert_true(sa.sa_handler != SIG_IGN && sa.sa_handler != SIG_DFL);
+	signal(SIGINT, SIG_DFL);
+}
+
 static void test_interrupt_is_not_restarted(void **state)
 {
 	struct sigaction sa;
 
 	(void)state;
+	signal(SIGINT, SIG_DFL);
 	interrupt_arm();
 	/* A blocked call must come back with EINTR to see the flag. */
 	assert_int_equal(sigaction(SIGINT, NULL, &sa), 0);
@@ -101,6 +119,7 @@ int main(void)
 		cmocka_unit_test(test_speedup_words),
 		cmocka_unit_test(test_speedup_words_spread),
 		cmocka_unit_test(test_interrupt_notes_the_signal),
+		cmocka_unit_test(test_interrupt_leaves_an_ignored_sigint),
 		cmocka_unit_test(test_interrupt_is_not_restarted),
 	};
 

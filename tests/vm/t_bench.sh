@@ -26,7 +26,9 @@ exit_code() {
 interrupt() {
 	sig=$1 secs=$2 o=$3
 	shift 3
-	"$@" > "$o" 2> "$o.err" &
+	# A script's background job starts with SIGINT ignored, which wsc
+	# keeps: give it the default, as a terminal's foreground job has.
+	env --default-signal=INT "$@" > "$o" 2> "$o.err" &
 	pid=$!
 	sleep "$secs"
 	kill -"$sig" $pid

@@ -22,14 +22,20 @@ static void interrupt_handler(int sig)
 
 void interrupt_arm(void)
 {
-	struct sigaction sa;
+	struct sigaction sa, old;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = interrupt_handler;
 	sigemptyset(&sa.sa_mask);
 	/* No SA_RESTART: a blocked call must come back with EINTR. */
 	sa.sa_flags = 0;
-	sigaction(SIGINT, &sa, NULL);
+	/*
+	 * A SIGINT the parent ignores stays ignored: a non-interactive
+	 * shell starts its background jobs so (and nohup), so that the
+	 * terminal's Ctrl-C is not theirs.  SIGTERM is always a request.
+	 */
+	if (sigaction(SIGINT, NULL, &old) || old.sa_handler != SIG_IGN)
+		sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 }
 

@@ -18,6 +18,8 @@
  * Catch SIGINT and SIGTERM from now on: the handler only notes the signal.
  * Not SA_RESTART, so that a call blocked in the kernel (a wait, a read)
  * returns EINTR and the command gets back to its loop to see the note.
+ * A SIGINT ignored when wsc started (a background job of a script, nohup)
+ * stays ignored, as it would have been without the handler.
  */
 void interrupt_arm(void);
 
