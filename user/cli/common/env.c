@@ -106,24 +106,23 @@ bool env_perf_counters_available(void)
 
 /*
  * What the environment does to the meaning of the figures, as one
- * sentence; NULL on bare hardware with counters.  Under TCG every
- * instruction is translated, so a time says little about a real CPU,
- * but variants measured side by side pay alike and their ratio carries
- * over; a hypervisor adds its exits to some calls and not others.
+ * sentence under 100 columns; NULL on bare hardware with counters.
+ * Under TCG every instruction is translated, so a time says little about
+ * a real CPU, but variants measured side by side pay alike and their
+ * ratio carries over; a hypervisor adds its exits to some calls and not
+ * others.  Counters are named only where nothing else is said: an
+ * emulator or a virtual machine rarely has them, and the header says.
  */
 static const char *env_note(void)
 {
 	const char *emu = emulation();
-	bool ctr = env_perf_counters_available();
 
 	if (!strcmp(emu, "qemu-tcg"))
-		return ctr ? "times measured under an emulator (QEMU TCG): ratios, not absolute times, carry over" :
-			     "times measured under an emulator (QEMU TCG), no hardware counters: ratios, not absolute times, carry over";
+		return "times measured under an emulator (QEMU TCG): ratios, not absolute times, carry over";
 	if (!strcmp(emu, "hypervisor"))
-		return ctr ? "times measured in a virtual machine (hypervisor flag): ratios carry over better than times" :
-			     "times measured in a virtual machine (hypervisor flag), no hardware counters: ratios carry over better than times";
-	if (!ctr)
-		return "no hardware counters: times only";
+		return "times measured in a virtual machine (hypervisor flag): ratios carry over better than times";
+	if (!env_perf_counters_available())
+		return "no hardware counters here: times only, no counts of events";
 	return NULL;
 }
 
