@@ -325,12 +325,12 @@ void bench_print_matrix(FILE *f, struct bench_result *const *res,
 	unsigned int i, c;
 
 	fprintf(f, "# median ns per call; - where the variant does not exist\n");
-	fprintf(f, "%-10s", "call");
+	fprintf(f, "%-11s", "call");
 	for (c = 0; c < BENCH_MAX_VARIANTS; c++)
-		fprintf(f, "  %12s", cols[c]);
+		fprintf(f, "%12s", cols[c]);
 	fprintf(f, "\n");
 	for (i = 0; i < n; i++) {
-		fprintf(f, "%-10s", res[i]->call->name);
+		fprintf(f, "%-11s", res[i]->call->name);
 		for (c = 0; c < BENCH_MAX_VARIANTS; c++) {
 			const struct bench_variant *v = find_variant(res[i], cols[c]);
 			char cell[40];
@@ -339,17 +339,17 @@ void bench_print_matrix(FILE *f, struct bench_result *const *res,
 				snprintf(cell, sizeof(cell), "-");
 			else
 				snprintf(cell, sizeof(cell), "%.1f", median_ns(v));
-			fprintf(f, "  %12s", cell);
+			fprintf(f, "%12s", cell);
 		}
 		fprintf(f, "\n");
 	}
 	fprintf(f, "\n# speedup over the conventional call (its median / the variant's): above 1 is faster\n");
-	fprintf(f, "%-10s", "call");
+	fprintf(f, "%-11s", "call");
 	for (c = 1; c < BENCH_MAX_VARIANTS; c++)
-		fprintf(f, "  %12s", cols[c]);
+		fprintf(f, " %13s", cols[c]);
 	fprintf(f, "\n");
 	for (i = 0; i < n; i++) {
-		fprintf(f, "%-10s", res[i]->call->name);
+		fprintf(f, "%-11s", res[i]->call->name);
 		for (c = 1; c < BENCH_MAX_VARIANTS; c++) {
 			const struct bench_variant *v = find_variant(res[i], cols[c]);
 			char cell[40];
@@ -358,7 +358,7 @@ void bench_print_matrix(FILE *f, struct bench_result *const *res,
 				snprintf(cell, sizeof(cell), "-");
 			else
 				speedup_words(cell, sizeof(cell), v->speedup);
-			fprintf(f, "  %12s", cell);
+			fprintf(f, " %13s", cell);
 		}
 		fprintf(f, "\n");
 	}
