@@ -188,14 +188,16 @@ check "bench fit table, SIGTERM mid-run: exit 130, marked, speedups in words" sh
 	 grep -Eq '^nop +batch 64 .* [0-9]+\\.[0-9]{2}x (faster|slower)\$' $out/fit.txt &&
 	 grep -q '^# interrupted by SIGTERM: the figures are of the rounds that ran to their end' $out/fit.txt &&
 	 ! grep -q ' vs plain' $out/fit.txt"
-rc=$(interrupt INT 4 "$out/klat.json" $wsc klat mutex --iters 10000000 --json --csv "$out/klat.csv")
-check "klat mutex --json --csv, SIGINT mid-run: exit 130, marked, the kernel's message not an error" sh -c \
+# klat semaphore: a wake-up between two CPUs per sample, far more than 4 s
+# for 10M under TCG (10M mutex samples can end before the signal).
+rc=$(interrupt INT 4 "$out/klat.json" $wsc klat semaphore --iters 10000000 --json --csv "$out/klat.csv")
+check "klat semaphore --json --csv, SIGINT mid-run: exit 130, marked, the kernel's message not an error" sh -c \
 	"test $rc -eq 130 && grep -q '^wsc klat: interrupted by SIGINT: the kernel stopped the run and kept none of its samples' $out/klat.json.err &&
 	 ! grep -q 'Operation canceled' $out/klat.json.err &&
-	 $python -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d[\"interrupted\"] is True and d[\"count\"] == 0 and d[\"experiment\"] == \"mutex\"' $out/klat.json &&
+	 $python -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d[\"interrupted\"] is True and d[\"count\"] == 0 and d[\"experiment\"] == \"semaphore\"' $out/klat.json &&
 	 test ! -e $out/klat.csv && test ! -e $out/klat.csv.tmp"
-rc=$(interrupt TERM 4 "$out/klat.txt" $wsc klat mutex --iters 10000000)
-check "klat mutex table, SIGTERM mid-run: exit 130, marked" sh -c \
+rc=$(interrupt TERM 4 "$out/klat.txt" $wsc klat semaphore --iters 10000000)
+check "klat semaphore table, SIGTERM mid-run: exit 130, marked" sh -c \
 	"test $rc -eq 130 && grep -q '^# interrupted by SIGTERM: the kernel stopped the run' $out/klat.txt"
 
 rm -rf "$out"
