@@ -9,10 +9,14 @@ For each CALL, DIR/CALL.json (the --json output) and DIR/CALL.csv; prints
 any differs.  One process for every call: Python starts slowly under TCG.
 
 The JSON must have every documented key, the variants the call has, a
-record per variant with `wsc klat`'s keys and `ratio`; the CSV as many
-samples per variant as iterations (wake-ups: kept + refused), and its
-samples must summarise to the JSON's median, minimum and maximum per
-call.  Exits 1 with the first difference.
+record per variant with `wsc klat`'s keys and `speedup` (the conventional
+median over the variant's: above 1 is faster; no `ratio` key any more,
+whose direction was the other way); the CSV as many samples per variant
+as iterations (wake-ups: kept + refused), and its samples must summarise
+to the JSON's median, minimum and maximum per call, and its speedups.
+A run a signal cut short ("interrupted": true) must say how many
+iterations it kept, fewer than asked, and hold as many (one more where
+the signal cut a round).  Exits 1 with the first difference.
 """
 import csv
 import json
@@ -62,12 +66,21 @@ def fail(msg):
 
 def check(call, jpath, cpath, iters):
     d = json.load(open(jpath))
-    for k in ("call", "description", "iterations", "warmup", "clock_ns",
-              "verified", "variants", "skipped", "counters", "environment"):
+    for k in ("call", "description", "iterations", "iterations_done",
+              "interrupted", "warmup", "clock_ns", "verified", "variants",
+              "skipped", "counters", "environment"):
         if k not in d:
             fail(f"{call}: no key {k}")
     if d["call"] != call or d["iterations"] != iters:
         fail(f"{call}: call {d['call']} iterations {d['iterations']}")
+    done = d["iterations_done"]
+    if d["interrupted"]:
+        if not 0 < done < iters:
+            fail(f"{call}: interrupted with {done} of {iters} iterations")
+    elif done != iters:
+        fail(f"{call}: not interrupted, {done} of {iters} iterations")
+    if "note" not in d["environment"]:
+        fail(f"{call}: no environment note key")
     if d["verified"] is not True:
         fail(f"{call}: not verified")
     names = [v["variant"] for v in d["variants"]]
@@ -98,13 +111,20 @@ def check(call, jpath, cpath, iters):
 
     conv = None
     for v in d["variants"]:
-        for k in KLAT_KEYS + ("variant", "mechanism", "batch", "ratio", "counters"):
+        for k in KLAT_KEYS + ("variant", "mechanism", "batch", "speedup",
+                              "net_speedup", "speedup_spread",
+                              "net_speedup_spread", "counters"):
             if k not in v:
                 fail(f"{call} {v['variant']}: no key {k}")
+        for k in ("ratio", "net_ratio", "ratio_spread", "net_ratio_spread"):
+            if k in v:
+                fail(f"{call} {v['variant']}: the old key {k}")
         name, batch = v["variant"], v["batch"]
         got = rows.get(name, [])
-        if v["count"] + v["errors"] != iters or len(got) != v["count"]:
-            fail(f"{call} {name}: count {v['count']} errors {v['errors']} csv {len(got)}, iterations {iters}")
+        taken = v["count"] + v["errors"]
+        if not done <= taken <= done + (1 if d["interrupted"] else 0) or \
+                len(got) != v["count"]:
+            fail(f"{call} {name}: count {v['count']} errors {v['errors']} csv {len(got)}, iterations {done}")
         if [int(x[4]) for x in got] != list(range(len(got))):
             fail(f"{call} {name}: sample indexes")
         if any(int(x[3]) != batch for x in got):
@@ -131,18 +151,23 @@ def check(call, jpath, cpath, iters):
         if conv is None:
             conv = v["median_ns"]
             conv_samples = samples
-        if conv and abs(v["ratio"] - v["median_ns"] / conv) > 0.0005:
-            fail(f"{call} {name}: ratio {v['ratio']}")
-        # The ratio in each round, from the CSV: stretches of n samples.
+        # Speedup over the conventional call: its median / this one's.
+        if v["median_ns"] and abs(v["speedup"] - conv / v["median_ns"]) > \
+                0.0005 * max(1.0, v["speedup"]):
+            fail(f"{call} {name}: speedup {v['speedup']}, want {conv / v['median_ns']:.4f}")
+        if name == "conventional" and v["speedup"] != 1:
+            fail(f"{call}: the conventional call's speedup {v['speedup']}")
+        # The speedup in each round, from the CSV: stretches of n samples.
         rounds = d["rounds"]
         n = min(len(samples), len(conv_samples)) // rounds
         if n:
-            per_round = [statistics.median(samples[k * n:(k + 1) * n]) / batch /
-                         statistics.median(conv_samples[k * n:(k + 1) * n])
+            per_round = [statistics.median(conv_samples[k * n:(k + 1) * n]) /
+                         (statistics.median(samples[k * n:(k + 1) * n]) / batch)
                          for k in range(rounds)]
-            lo, hi = v["ratio_spread"]
-            if abs(lo - min(per_round)) > 0.0005 or abs(hi - max(per_round)) > 0.0005:
-                fail(f"{call} {name}: ratio_spread {v['ratio_spread']}, the CSV gives "
+            lo, hi = v["speedup_spread"]
+            tol = 0.0005 * max(1.0, hi)
+            if abs(lo - min(per_round)) > tol or abs(hi - max(per_round)) > tol:
+                fail(f"{call} {name}: speedup_spread {v['speedup_spread']}, the CSV gives "
                      f"[{min(per_round):.4f}, {max(per_round):.4f}]")
     extra = set(rows) - set(names)
     if extra:

@@ -234,5 +234,55 @@ else
 	ok "# SKIP no module: wsc.ko is in use, cannot be removed"
 fi
 
+# SIGINT and SIGTERM mid-run: what was measured so far, marked as
+# interrupted, in the output and the files asked for, and exit code 130.
+# interrupt SIG SECONDS OUT CMD...: CMD in the background (stdout in OUT,
+# stderr in OUT.err), sent SIG after SECONDS; prints its exit code.
+interrupt() {
+	sig=$1 secs=$2 o=$3
+	shift 3
+	# A script's background job starts with SIGINT ignored, which wsc
+	# keeps: give it the default, as a terminal's foreground job has.
+	env --default-signal=INT "$@" > "$o" 2> "$o.err" &
+	pid=$!
+	sleep "$secs"
+	kill -"$sig" $pid
+	wait $pid
+	echo $?
+}
+# 100 rounds of a few seconds each under TCG: the signal comes after some.
+rc=$(interrupt INT 20 "$out/fit.json" $wsc bench fit --iters 20000000 --rounds 100 --json --csv "$out/fit.csv")
+check "bench fit --json --csv, SIGINT mid-run: exit 130, stderr says so" sh -c \
+	"test $rc -eq 130 && grep -q '^wsc bench fit: interrupted by SIGINT: ' $out/fit.json.err"
+check "bench fit, SIGINT: the JSON of the rounds that ended, marked; the CSV as many" \
+	$python - "$out/fit.json" "$out/fit.csv" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d['interrupted'] is True and d['rounds'] == 100, d
+nop = d['nop']
+assert 0 < nop['rounds_done'] < 100 and nop['syscall_ns'] > 0, nop
+assert d['getpid'] is None or 0 < d['getpid']['rounds_done'] <= 100, d['getpid']
+done = nop['rounds_done'] + (d['getpid']['rounds_done'] if d['getpid'] else 0)
+per_round = 20000000 // 64 // 100
+assert len(open(sys.argv[2]).readlines()) == 1 + 8 * per_round * done
+PY
+rc=$(interrupt TERM 20 "$out/fit.txt" $wsc bench fit --iters 20000000 --rounds 100)
+check "bench fit table, SIGTERM mid-run: exit 130, marked, speedups in words" sh -c \
+	"test $rc -eq 130 && grep -Eq '^# INTERRUPTED by SIGTERM: nop ran [1-9][0-9]* of 100 rounds' $out/fit.txt &&
+	 grep -Eq '^nop +batch 64 .* [0-9]+\\.[0-9]{2}x (faster|slower)\$' $out/fit.txt &&
+	 grep -q '^# interrupted by SIGTERM: the figures are of the rounds that ran to their end' $out/fit.txt &&
+	 ! grep -q ' vs plain' $out/fit.txt"
+# klat semaphore: a wake-up between two CPUs per sample, far more than 4 s
+# for 10M under TCG (10M mutex samples can end before the signal).
+rc=$(interrupt INT 4 "$out/klat.json" $wsc klat semaphore --iters 10000000 --json --csv "$out/klat.csv")
+check "klat semaphore --json --csv, SIGINT mid-run: exit 130, marked, the kernel's message not an error" sh -c \
+	"test $rc -eq 130 && grep -q '^wsc klat: interrupted by SIGINT: the kernel stopped the run and kept none of its samples' $out/klat.json.err &&
+	 ! grep -q 'Operation canceled' $out/klat.json.err &&
+	 $python -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d[\"interrupted\"] is True and d[\"count\"] == 0 and d[\"experiment\"] == \"semaphore\"' $out/klat.json &&
+	 test ! -e $out/klat.csv && test ! -e $out/klat.csv.tmp"
+rc=$(interrupt TERM 4 "$out/klat.txt" $wsc klat semaphore --iters 10000000)
+check "klat semaphore table, SIGTERM mid-run: exit 130, marked" sh -c \
+	"test $rc -eq 130 && grep -q '^# interrupted by SIGTERM: the kernel stopped the run' $out/klat.txt"
+
 rm -rf "$out"
 tap_done

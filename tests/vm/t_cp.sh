@@ -4,7 +4,8 @@
 # the ext4 disk tools/vm-run --scratch mounts): every program copies
 # correctly, failures are reported per transaction and leave no partial
 # file behind, the outputs hold what they claim, bad arguments are usage
-# errors.  Timings are never asserted.
+# errors, SIGINT or SIGTERM mid-run reports the repetitions so far, marked,
+# removes the scratch folder and exits 130.  Timings are never asserted.
 . "$(dirname "$0")/tap.sh"
 wsc=${WSC:-build/wsc}
 python=${PYTHON:-/usr/bin/python3}
@@ -78,20 +79,29 @@ done
 check "all programs together, N=10 T=4, verified, 15 portions" sh -c \
 	"$wsc cp -n 10 -t 4 -r 2 --dir $work --json > $out/all.json &&
 	 $python -c 'import json; d = json.load(open(\"$out/all.json\")); assert d[\"verified\"] and len(d[\"results\"]) == 15, d[\"results\"]; assert sorted(r[\"portion\"] for r in d[\"results\"]) == list(range(1, 16))'"
-check "ratios: 1 for each baseline portion, null for none" $python -c "
+check "speedups: 1 for each baseline portion, the baseline's median over the portion's" $python -c "
 import json
 d = json.load(open('$out/all.json'))
+med = {r['portion']: r['median_ns'] for r in d['results']}
 for r in d['results']:
+    assert 'ratio' not in r, r
     if r['portion'] == r['baseline']:
-        assert r['ratio'] == 1.0, r
-    assert r['ratio'] is None or r['ratio'] > 0, r
+        assert r['speedup'] == 1.0, r
+    assert abs(r['speedup'] - med[r['baseline']] / r['median_ns']) <= 0.0001 * r['speedup'], r
+assert d['interrupted'] is False and d['repetitions_done'] == d['repetitions'], d
+assert 'note' in d['environment']
 "
-check "the default table has the paper's portions and the target lines" sh -c \
+check "the default table: the paper's portions, speedups in words, no target" sh -c \
 	"$wsc cp -n 4 -r 1 --dir $work > $out/table.txt &&
-	 grep -Eq '^ +11  WSC\\+COLLECT +write ' $out/table.txt &&
+	 grep -Eq '^ +11  WSC\\+COLLECT +write .* [0-9]+\\.[0-9]{2}x (faster|slower)\$' $out/table.txt &&
+	 grep -Eq '^ +1  NORMAL +open-close .* baseline\$' $out/table.txt &&
 	 grep -q '^verified: .* all equal' $out/table.txt &&
-	 grep -q '^target: WSC+CHAIN .* faster than NORMAL' $out/table.txt &&
+	 grep -Eq '^WSC\\+CHAIN open to close: [0-9]+\\.[0-9]{2}x (faster|slower) than NORMAL\$' $out/table.txt &&
+	 ! grep -Eqi 'target|MISSED' $out/table.txt &&
 	 grep -q '^hardware events: ' $out/table.txt"
+check "the table: the environment's note, once" sh -c \
+	"test \$(grep -c '^note: ' $out/table.txt) -eq 1 &&
+	 if grep -q 'QEMU' /proc/cpuinfo; then grep -q '^note: times measured under an emulator (QEMU TCG)' $out/table.txt; fi"
 check "the scratch folder is removed without --keep" sh -c "test -z \"\$(ls -d $work/wsc-cp.* 2>/dev/null)\""
 check "--csv: one row per portion and repetition, event columns present" sh -c \
 	"$wsc cp -n 3 -r 3 --dir $work --csv $out/cp.csv > /dev/null &&
@@ -250,6 +260,46 @@ check "usage error: --dir a file" sh -c \
 	"$wsc cp --dir /etc/hostname > /dev/null 2>&1; test \$? -eq 2"
 check "--help: exit 0, lists the programs" sh -c \
 	"$wsc cp --help | grep -q 'WSC+CHAIN+COLLECT'"
+
+# Interrupted: 400 files and 200 repetitions take minutes under TCG; the
+# signal comes once a few repetitions have ended.
+# interrupt SIG SECONDS OUT CMD...: CMD in the background (stdout in OUT,
+# stderr in OUT.err), sent SIG after SECONDS; prints its exit code.
+interrupt() {
+	sig=$1 secs=$2 o=$3
+	shift 3
+	# A script's background job starts with SIGINT ignored, which wsc
+	# keeps: give it the default, as a terminal's foreground job has.
+	env --default-signal=INT "$@" > "$o" 2> "$o.err" &
+	pid=$!
+	sleep "$secs"
+	kill -"$sig" $pid
+	wait $pid
+	echo $?
+}
+id=$(mktemp -d "$work/int.XXXXXX")
+rc=$(interrupt INT 25 "$out/int.json" $wsc cp -n 400 -r 200 --dir "$id" --json --csv "$out/int.csv")
+check "SIGINT mid-run, --json --csv: exit 130" test "$rc" -eq 130
+check "SIGINT: the scratch folder (400 files and their copies) is removed" sh -c "test -z \"\$(ls -A $id)\""
+check "SIGINT: the JSON holds the repetitions so far, marked interrupted" $python -c "
+import json
+d = json.load(open('$out/int.json'))
+assert d['interrupted'] is True and 0 < d['repetitions_done'] < d['repetitions'] == 200, d
+assert len(d['results']) == 15 and all(r['median_ns'] > 0 for r in d['results'])
+"
+check "SIGINT: the CSV has as many repetitions, stderr says interrupted" sh -c \
+	"n=\$($python -c 'import json; print(json.load(open(\"$out/int.json\"))[\"repetitions_done\"])') &&
+	 test \$(wc -l < $out/int.csv) -eq \$((1 + 15 * n)) && test ! -e $out/int.csv.tmp &&
+	 grep -q '^wsc cp: interrupted by SIGINT: ' $out/int.json.err"
+rc=$(interrupt TERM 25 "$out/int.txt" $wsc cp -n 400 -r 200 --dir "$id")
+check "SIGTERM mid-run, the table: exit 130, marked, the folder removed" sh -c \
+	"test $rc -eq 130 && grep -Eq '^INTERRUPTED by SIGTERM: [1-9][0-9]* of 200 repetitions' $out/int.txt &&
+	 grep -q '^interrupted by SIGTERM: the figures are of the repetitions that ran to their end' $out/int.txt &&
+	 grep -Eq '^ +12  WSC\\+CHAIN ' $out/int.txt && test -z \"\$(ls -A $id)\""
+rc=$(interrupt INT 3 "$out/int0.txt" $wsc cp -n 5000 -r 200 --dir "$id")
+check "SIGINT while the sources are made: exit 130, nothing to report, the folder removed" sh -c \
+	"test $rc -eq 130 && grep -q '^wsc cp: interrupted by SIGINT: before the first repetition ended' $out/int0.txt.err &&
+	 test -z \"\$(ls -A $id)\""
 
 rm -rf "$work" "$out"
 tap_done

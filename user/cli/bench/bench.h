@@ -53,7 +53,7 @@ enum {
 /**
  * struct bench_opts - what the command line asked for
  * @iters: samples per variant
- * @rounds: the stretches of samples each ratio is also computed over
+ * @rounds: the stretches of samples each speedup is also computed over
  * @size:  bytes per read or write where --size applies
  * @cpu:   the measuring CPU; @partner: the woken thread's CPU
  */
@@ -143,11 +143,12 @@ const struct bench_call *bench_find(const char *name);
  * @duration_ns: the sum of every kept sample's time
  * @sum:      figures per call, in ps
  * @timer_ps: the clock's cost per call: a clock read over the batch
- * @ratio:    the median per call over the conventional call's
- * @net_ratio: the same, of the medians net of the clock
- * @ratio_rounds, @net_ratio_rounds: the same ratios computed in each
- *            round (a stretch of consecutive samples) on its own, over
- *            the rounds
+ * @speedup:  the speedup over the conventional call: its median per call
+ *            over this variant's (above 1: this variant is faster)
+ * @net_speedup: the same, of the medians net of the clock
+ * @speedup_rounds, @net_speedup_rounds: the same speedups computed in
+ *            each round (a stretch of consecutive samples) on its own,
+ *            over the rounds
  * @ctr, @ctr_open: its hardware counters, when they could be opened
  * @ctr_val:  counts per call, scaled for multiplexing
  */
@@ -161,10 +162,10 @@ struct bench_variant {
 	uint64_t duration_ns;
 	struct wsc_summary sum;
 	uint64_t timer_ps;
-	double ratio;
-	double net_ratio;
-	struct spread ratio_rounds;
-	struct spread net_ratio_rounds;
+	double speedup;
+	double net_speedup;
+	struct spread speedup_rounds;
+	struct spread net_speedup_rounds;
 	struct counter_group ctr;
 	bool ctr_open;
 	bool ctr_read;
@@ -179,8 +180,10 @@ struct bench_variant {
  * @skipped:   the variants that do not exist for this call, and why
  * @clock_ps:  median cost of one clock_gettime(CLOCK_MONOTONIC), this run
  * @warmup:    samples per variant run first and discarded
- * @rounds:    how many stretches of the samples the ratios' spread is over
- * @verified:  every result of every sample was checked and right
+ * @rounds:    how many stretches of the samples the speedups' spread is over
+ * @verified:  every result of every kept sample was checked and right
+ * @interrupted: a signal ended the run early (interrupt.h): the figures
+ *             are of the samples taken until then, @done per variant
  * @counters_why: why there are no hardware counters ("" when there are)
  */
 struct bench_result {
@@ -194,6 +197,8 @@ struct bench_result {
 	uint64_t warmup;
 	unsigned int rounds;
 	bool verified;
+	bool interrupted;
+	uint64_t done;
 	char counters_why[192];
 };
 

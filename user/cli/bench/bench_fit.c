@@ -40,8 +40,10 @@
 #include "common/cpu.h"
 #include "common/csv.h"
 #include "common/env.h"
+#include "common/interrupt.h"
 #include "common/module_hint.h"
 #include "common/progress.h"
+#include "common/report.h"
 #include "common/rounds.h"
 #include "libwsc.h"
 
@@ -88,7 +90,9 @@ struct fit_figures {
 	double fixed_ns, per_call_ns, speedup, ratio64, break_even;
 };
 
+/* @rounds_done: the rounds run to their end (fewer after a signal). */
 struct fit_result {
+	unsigned int rounds_done;
 	struct fit_variant v[FIT_NR_VARIANTS];
 	struct fit_figures round[ROUNDS_MAX];
 	struct spread fixed_ns, per_call_ns, speedup, ratio64, break_even;
@@ -213,6 +217,12 @@ static int fit_round(int fd, struct wsc_submit *sub, const struct fit_call *c,
 		first[i] = r->v[i].n;
 	/* Round-robin, the starting variant rotating, warm-up discarded. */
 	for (step = 0; step < warmup + nsamples; step++) {
+		/* A round cut short is dropped whole: its medians would not pair. */
+		if (interrupted()) {
+			for (i = 0; i < FIT_NR_VARIANTS; i++)
+				r->v[i].n = first[i];
+			return -EINTR;
+		}
 		for (i = 0; i < FIT_NR_VARIANTS; i++) {
 			size_t v = (step + i) % FIT_NR_VARIANTS;
 			double ns = 0;
@@ -224,6 +234,8 @@ static int fit_round(int fd, struct wsc_submit *sub, const struct fit_call *c,
 				ns = sample_ioctl_floor(fd);
 			else
 				ret = sample_wrapped(fd, &sub[v - V_BATCH], &ns);
+			if (ret && interrupted())
+				break;	/* dropped at the next step's check */
 			if (ret) {
 				fprintf(stderr, "wsc bench: submit failed: %s\n",
 					strerror(-ret));
@@ -360,31 +372,46 @@ static int fit_one(const struct fit_call *c, size_t nsamples,
 		ret = fit_round(p->fd, sub, c, nsamples, round, rounds, r);
 		if (!ret && check_results(c, p->res, FIT_BLOCK))
 			ret = -EIO;
+		if (!ret)
+			r->rounds_done = round + 1;
 	}
 	fit_places_free(place, rounds);
-	if (ret)
+	if (ret && ret != -EINTR)
 		return ret;
-	fit_spreads(r, rounds);
-	return 0;
+	/* Interrupted: the figures of the rounds that ran to their end. */
+	if (r->rounds_done)
+		fit_spreads(r, r->rounds_done);
+	return ret;
 }
 
 static void print_table(const struct fit_opts *o, double clock_ns,
 			const struct fit_result *res)
 {
+	char words[64];
 	size_t c, i;
 
 	printf("# wsc bench fit: %llu calls per variant on CPU %d in %u rounds, %d calls per sample\n",
 	       (unsigned long long)o->iters, o->cpu, o->rounds, FIT_BLOCK);
+	if (interrupted())
+		printf("# INTERRUPTED by %s: nop ran %u of %u rounds, getpid %u\n",
+		       interrupt_name(), res[0].rounds_done, o->rounds,
+		       res[1].rounds_done);
 	printf("# each figure: the median over the rounds of the round's figure (of its medians), [lowest-highest round]\n");
 	printf("# clock_gettime costs %.1f ns (median of back-to-back pairs), not subtracted\n",
 	       clock_ns);
+	printf("# speedup: over the plain system call, its ns/call / the variant's: above 1 is faster\n");
 	env_print_text(stdout);
-	printf("%-7s %-9s %10s %21s %8s\n", "call", "variant", "ns/call",
-	       "[rounds]", "vs plain");
+	printf("%-7s %-9s %10s %21s  %s\n", "call", "variant", "ns/call",
+	       "[rounds]", "speedup");
 	for (c = 0; c < FIT_NR_CALLS; c++) {
 		const struct fit_result *r = &res[c];
 		double plain = r->v[V_SYSCALL].ns.median;
 
+		if (!r->rounds_done) {
+			printf("%-7s not measured: interrupted before its first round ended\n",
+			       fit_calls[c].name);
+			continue;
+		}
 		for (i = 0; i < FIT_NR_VARIANTS; i++) {
 			const struct spread *ns = &r->v[i].ns;
 			char name[16], range[32];
@@ -397,21 +424,34 @@ static void print_table(const struct fit_opts *o, double clock_ns,
 				snprintf(name, sizeof(name), "batch %u", r->v[i].batch);
 			snprintf(range, sizeof(range), "[%.1f-%.1f]", ns->min,
 				 ns->max);
-			printf("%-7s %-9s %10.1f %21s %7.2fx\n", fit_calls[c].name,
-			       name, ns->median, range, plain / ns->median);
+			if (i == V_SYSCALL)
+				snprintf(words, sizeof(words), "baseline");
+			else
+				speedup_words(words, sizeof(words),
+					      speedup_of(plain, ns->median));
+			printf("%-7s %-9s %10.1f %21s  %s\n", fit_calls[c].name,
+			       name, ns->median, range, words);
 		}
-		printf("# %s: batch of %d: %.2fx the plain call per call [%.2f-%.2f] (the headline)\n",
-		       fit_calls[c].name, FIT_BLOCK, r->ratio64.median,
-		       r->ratio64.min, r->ratio64.max);
-		printf("# %s: batch cost = %.1f + %.1f x size ns (Theil-Sen); speedup per call %.2fx [%.2f-%.2f]; break-even at %.2f calls [%.2f-%.2f]\n",
+		printf("# %s: batch of %d: %s per call than the plain call (the headline)\n",
+		       fit_calls[c].name, FIT_BLOCK,
+		       speedup_words_spread(words, sizeof(words), r->ratio64.median,
+					    r->ratio64.min, r->ratio64.max));
+		printf("# %s: batch cost = %.1f + %.1f x size ns (Theil-Sen); break-even at %.2f calls [%.2f-%.2f]\n",
 		       fit_calls[c].name, r->fixed_ns.median,
-		       r->per_call_ns.median, r->speedup.median,
-		       r->speedup.min, r->speedup.max, r->break_even.median,
+		       r->per_call_ns.median, r->break_even.median,
 		       r->break_even.min, r->break_even.max);
-		printf("# %s: the ioctl path alone costs %.1f ns, %.2fx the plain call\n",
+		printf("# %s: the fit's cost per call: %s than the plain call\n",
+		       fit_calls[c].name,
+		       speedup_words_spread(words, sizeof(words), r->speedup.median,
+					    r->speedup.min, r->speedup.max));
+		printf("# %s: the ioctl path alone costs %.1f ns: %s than the plain call\n",
 		       fit_calls[c].name, r->v[V_IOCTL].ns.median,
-		       r->v[V_IOCTL].ns.median / plain);
+		       speedup_words(words, sizeof(words),
+				     speedup_of(plain, r->v[V_IOCTL].ns.median)));
 	}
+	if (interrupted())
+		interrupt_print(stdout, "# ", "the figures are of the rounds that ran to their end");
+	env_print_note(stdout);
 }
 
 /* "KEY": MEDIAN, "KEY_spread": [MIN, MAX] */
@@ -429,13 +469,19 @@ static void print_json(const struct fit_opts *o, double clock_ns,
 	size_t c, i;
 
 	printf("{\"iters\": %llu, \"rounds\": %u, \"cpu\": %d, \"block\": %d, "
-	       "\"fit\": \"theil-sen\", \"clock_ns\": %.2f",
+	       "\"fit\": \"theil-sen\", \"clock_ns\": %.2f, \"interrupted\": %s",
 	       (unsigned long long)o->iters, o->rounds, o->cpu, FIT_BLOCK,
-	       clock_ns);
+	       clock_ns, interrupted() ? "true" : "false");
 	for (c = 0; c < FIT_NR_CALLS; c++) {
 		const struct fit_result *r = &res[c];
 
-		printf(", \"%s\": {\"syscall_ns\": %.2f", fit_calls[c].name,
+		/* A call no round of which ended: null, not zeros. */
+		if (!r->rounds_done) {
+			printf(", \"%s\": null", fit_calls[c].name);
+			continue;
+		}
+		printf(", \"%s\": {\"rounds_done\": %u, \"syscall_ns\": %.2f",
+		       fit_calls[c].name, r->rounds_done,
 		       r->v[V_SYSCALL].ns.median);
 		printf(", \"syscall_ns_spread\": ");
 		json_spread(stdout, 2, &r->v[V_SYSCALL].ns);
@@ -524,19 +570,42 @@ static int bench_fit_run(const struct fit_opts *o)
 	ret = 1;
 
 	clock_ns = clock_cost_ps() / 1000.0;
-	for (c = 0; c < FIT_NR_CALLS; c++) {
-		if (fit_one(&fit_calls[c], nsamples, o->rounds, &res[c]))
+	/* From here a signal ends the run with the rounds that ended. */
+	interrupt_arm();
+	for (c = 0; c < FIT_NR_CALLS && !interrupted(); c++) {
+		ret = fit_one(&fit_calls[c], nsamples, o->rounds, &res[c]);
+		if (ret == -EINTR)
+			break;
+		ret = 1;
+		if (interrupted())
+			break;
+		if (res[c].rounds_done != o->rounds)
 			goto out_free;
+	}
+	ret = 1;
+	/* A round cut short left its progress line up: clear it. */
+	progress_line("bench", "fit", 1, 1);
+	if (interrupted() && !res[0].rounds_done) {
+		interrupt_print(stderr, "wsc bench fit: ",
+				"before the first round ended: nothing to report");
+		ret = INTERRUPT_EXIT;
+		goto out_free;
 	}
 	if (o->json)
 		print_json(o, clock_ns, res);
 	else
 		print_table(o, clock_ns, res);
+	fflush(stdout);
+	if (interrupted() && o->json)
+		interrupt_print(stderr, "wsc bench fit: ",
+				"the JSON is of the rounds that ran to their end (\"interrupted\": true)");
 
 	ret = 0;
 	if (csv.f)
 		ret = csv_commit(&csv, "bench fit",
 				 write_csv(csv.f, res, nsamples));
+	if (interrupted())
+		ret = INTERRUPT_EXIT;
 out_free:
 	for (c = 0; c < FIT_NR_CALLS; c++)
 		for (i = 0; i < FIT_NR_VARIANTS; i++)

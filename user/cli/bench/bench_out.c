@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * What wsc bench prints and writes: a call's table (the klat shape, one
- * raw and one net row per variant, and the ratio), its JSON (one record
- * per variant with klat's keys), its raw samples as CSV, and the matrix
- * of medians that --all ends with.
+ * What wsc bench prints and writes: a call's table (one row per variant,
+ * under 100 columns, with the speedup over the conventional call), its
+ * JSON (one record per variant with klat's keys, every figure raw and
+ * net), its raw samples as CSV, and the medians and speedups that --all
+ * ends with.
  */
 #include <math.h>
 #include <stdio.h>
@@ -12,6 +13,7 @@
 #include "bench.h"
 #include "common/counters.h"
 #include "common/env.h"
+#include "common/interrupt.h"
 #include "common/json.h"
 #include "common/report.h"
 
@@ -61,50 +63,108 @@ static void print_counters(FILE *f, const struct bench_result *r)
 	}
 }
 
+/* "12.3": a figure in ps as ns, one decimal, for the narrow table. */
+static void ns1(char *buf, size_t len, uint64_t ps)
+{
+	snprintf(buf, len, "%.1f", (double)ps / 1000.0);
+}
+
+/* The columns of the table, one row per variant; every figure in --json. */
+enum { COL_VARIANT, COL_MEDIAN, COL_NET, COL_P99, COL_STDDEV, COL_SPEEDUP,
+       COL_NET_SPEEDUP, NR_COLS };
+#define COL_CELL 48
+
+static const char *const col_head[NR_COLS] = {
+	"variant", "median", "net", "p99", "stddev", "speedup [rounds]",
+	"net speedup",
+};
+
+static void row_cells(const struct bench_result *r, unsigned int i,
+		      char cell[NR_COLS][COL_CELL])
+{
+	const struct bench_variant *v = &r->v[i];
+	const struct spread *s = &v->speedup_rounds;
+
+	snprintf(cell[COL_VARIANT], COL_CELL, "%s", v->name);
+	ns1(cell[COL_MEDIAN], COL_CELL, v->sum.median_ps);
+	ns1(cell[COL_NET], COL_CELL, bench_net_median(v));
+	ns1(cell[COL_P99], COL_CELL, v->sum.p99_ps);
+	ns1(cell[COL_STDDEV], COL_CELL, v->sum.stddev_ps);
+	if (i == 0) {
+		snprintf(cell[COL_SPEEDUP], COL_CELL, "baseline");
+		snprintf(cell[COL_NET_SPEEDUP], COL_CELL, "baseline");
+		return;
+	}
+	speedup_words_spread(cell[COL_SPEEDUP], COL_CELL, v->speedup, s->min,
+			     s->max);
+	speedup_words(cell[COL_NET_SPEEDUP], COL_CELL, v->net_speedup);
+}
+
+/*
+ * One row per variant, under 100 columns: the median, its net of the
+ * clock, p99, the spread and the speedups.  The mean, min, max, ci95
+ * and the other percentiles, raw and net, are in the JSON.
+ */
+static void print_rows(FILE *f, const struct bench_result *r)
+{
+	char cell[BENCH_MAX_VARIANTS][NR_COLS][COL_CELL];
+	size_t width[NR_COLS];
+	unsigned int i, c;
+
+	for (c = 0; c < NR_COLS; c++)
+		width[c] = strlen(col_head[c]);
+	for (i = 0; i < r->nr; i++) {
+		row_cells(r, i, cell[i]);
+		for (c = 0; c < NR_COLS; c++)
+			if (strlen(cell[i][c]) > width[c])
+				width[c] = strlen(cell[i][c]);
+	}
+	for (i = 0; i <= r->nr; i++) {
+		for (c = 0; c < NR_COLS; c++) {
+			const char *t = i ? cell[i - 1][c] : col_head[c];
+
+			/* Names and words to the left, numbers to the right. */
+			if (c == COL_VARIANT || c >= COL_SPEEDUP)
+				fprintf(f, "%s%-*s", c ? "  " : "",
+					c == NR_COLS - 1 ? 0 : (int)width[c], t);
+			else
+				fprintf(f, "  %*s", (int)width[c], t);
+		}
+		fprintf(f, "\n");
+	}
+}
+
 void bench_print_table(FILE *f, const struct bench_result *r,
 		       const struct bench_opts *o)
 {
-	struct report_row rows[2 * BENCH_MAX_VARIANTS];
-	char label[2 * BENCH_MAX_VARIANTS][32], ratio[2 * BENCH_MAX_VARIANTS][40];
-	unsigned int i, n = 0;
+	unsigned int i;
 
 	fprintf(f, "# wsc bench %s: %s\n", r->call->name, r->call->what);
-	fprintf(f, "# %llu samples per variant, interleaved, on CPU %d; figures in ns per call; stddev is the spread of the samples, ci95 the mean +- 1.96 standard errors\n",
-		(unsigned long long)r->iters, o->cpu);
+	if (r->interrupted)
+		fprintf(f, "# INTERRUPTED by %s: %llu of %llu samples per variant, interleaved, on CPU %d\n",
+			interrupt_name(), (unsigned long long)r->done,
+			(unsigned long long)r->iters, o->cpu);
+	else
+		fprintf(f, "# %llu samples per variant, interleaved, on CPU %d\n",
+			(unsigned long long)r->iters, o->cpu);
 	if (r->call->flags & BENCH_F_WAKE)
 		fprintf(f, "# the woken thread on CPU %d; a sample is one wake-up\n",
 			o->partner);
 	env_print_text(f);
-	for (i = 0; i < r->nr; i++) {
-		const struct bench_variant *v = &r->v[i];
-
-		snprintf(ratio[2 * i], sizeof(ratio[0]), "%.3f [%.3f-%.3f]",
-			 v->ratio, v->ratio_rounds.min, v->ratio_rounds.max);
-		snprintf(ratio[2 * i + 1], sizeof(ratio[0]), "%.3f [%.3f-%.3f]",
-			 v->net_ratio, v->net_ratio_rounds.min,
-			 v->net_ratio_rounds.max);
-		snprintf(label[2 * i], sizeof(label[0]), "%s raw", v->name);
-		snprintf(label[2 * i + 1], sizeof(label[0]), "%s net", v->name);
-		rows[n++] = (struct report_row){
-			.label = label[2 * i], .sum = &v->sum, .extra = ratio[2 * i],
-		};
-		rows[n++] = (struct report_row){
-			.label = label[2 * i + 1], .sum = &v->sum,
-			.off_ps = v->timer_ps, .extra = ratio[2 * i + 1],
-		};
-	}
-	report_table(f, "variant", rows, n, "ratio");
-	fprintf(f, "# ratio: median per call over the conventional call's, raw over raw and net over net; below 1 is cheaper\n");
-	fprintf(f, "# [lo-hi]: the same ratio in each of %u rounds (stretches of consecutive samples), lowest and highest\n",
+	fprintf(f, "# ns per call: median, net of the clock, p99, stddev of the samples\n");
+	print_rows(f, r);
+	fprintf(f, "# speedup: over the conventional call, its median / the variant's: above 1 is faster\n");
+	fprintf(f, "# [rounds]: the same speedup in the lowest and highest of %u rounds\n",
 		r->rounds);
-	fprintf(f, "# net = raw minus the clock's share per call (one clock read over the batch size), floored at 0\n");
-	fprintf(f, "# clock: clock_gettime(CLOCK_MONOTONIC) costs " PS_FMT " ns (median of back-to-back pairs), this run\n",
+	fprintf(f, "# net: minus the clock's share per call (one read over the batch size), floored at 0\n");
+	fprintf(f, "# clock: clock_gettime(CLOCK_MONOTONIC) costs " PS_FMT " ns (median of back-to-back pairs)\n",
 		PS_ARG(r->clock_ps));
-	fprintf(f, "# a sample of variant-B: ");
+	fprintf(f, "# a sample of variant-B:\n");
 	for (i = 0; i < 3; i++)
-		fprintf(f, "%s%s: %s", i ? "; " : "", mech_keys[i], mech_sample[i]);
-	fprintf(f, "\n# warm-up: %llu samples per variant, discarded\n",
+		fprintf(f, "#   %s: %s\n", mech_keys[i], mech_sample[i]);
+	fprintf(f, "# warm-up: %llu samples per variant, discarded\n",
 		(unsigned long long)r->warmup);
+	fprintf(f, "# mean, min, max, ci95, p50, p95, raw and net: --json\n");
 	for (i = 0; i < r->nr; i++) {
 		if (r->v[i].errors)
 			fprintf(f, "# WARNING: %s: %llu negative samples refused\n",
@@ -116,6 +176,9 @@ void bench_print_table(FILE *f, const struct bench_result *r,
 	fprintf(f, "# verified: %s\n", r->verified ?
 		"every call of every sample returned what it must (and read the right bytes)" :
 		"NO");
+	if (r->interrupted)
+		interrupt_print(f, "# ", "the figures are of the samples taken until then");
+	env_print_note(f);
 }
 
 static void json_counters(FILE *f, const struct bench_variant *v)
@@ -156,18 +219,15 @@ static void json_variant(FILE *f, const struct bench_result *r,
 	report_json_figures(f, &v->sum, v->timer_ps);
 	fprintf(f, ", \"block_ns\": null, \"block_ops\": null, \"run_id\": null, \"duration_ns\": %llu",
 		(unsigned long long)v->duration_ns);
-	if (isfinite(v->ratio))
-		fprintf(f, ", \"ratio\": %.4f", v->ratio);
-	else
-		fprintf(f, ", \"ratio\": null");
-	if (isfinite(v->net_ratio))
-		fprintf(f, ", \"net_ratio\": %.4f", v->net_ratio);
-	else
-		fprintf(f, ", \"net_ratio\": null");
-	fprintf(f, ", \"ratio_spread\": ");
-	json_spread(f, 4, &v->ratio_rounds);
-	fprintf(f, ", \"net_ratio_spread\": ");
-	json_spread(f, 4, &v->net_ratio_rounds);
+	/* Conventional median / this one's: above 1 is faster (wsc(8)). */
+	fprintf(f, ", \"speedup\": ");
+	json_number(f, 4, v->speedup);
+	fprintf(f, ", \"net_speedup\": ");
+	json_number(f, 4, v->net_speedup);
+	fprintf(f, ", \"speedup_spread\": ");
+	json_spread(f, 4, &v->speedup_rounds);
+	fprintf(f, ", \"net_speedup_spread\": ");
+	json_spread(f, 4, &v->net_speedup_rounds);
 	fprintf(f, ", \"counters\": ");
 	json_counters(f, v);
 	fprintf(f, "}");
@@ -182,9 +242,10 @@ void bench_print_json(FILE *f, const struct bench_result *r,
 	json_string(f, r->call->name);
 	fprintf(f, ", \"description\": ");
 	json_string(f, r->call->what);
-	fprintf(f, ", \"iterations\": %llu, \"warmup\": %llu, \"rounds\": %u, \"size\": %zu, \"clock_ns\": " PS_FMT
+	fprintf(f, ", \"iterations\": %llu, \"iterations_done\": %llu, \"interrupted\": %s, \"warmup\": %llu, \"rounds\": %u, \"size\": %zu, \"clock_ns\": " PS_FMT
 		", \"verified\": %s, \"variants\": [",
-		(unsigned long long)r->iters, (unsigned long long)r->warmup,
+		(unsigned long long)r->iters, (unsigned long long)r->done,
+		r->interrupted ? "true" : "false", (unsigned long long)r->warmup,
 		r->rounds,
 		call_size(r, o), PS_ARG(r->clock_ps),
 		r->verified ? "true" : "false");
@@ -249,51 +310,9 @@ static const struct bench_variant *find_variant(const struct bench_result *r,
 	return NULL;
 }
 
-static const struct bench_result *find_result(struct bench_result *const *res,
-					      unsigned int n, const char *call)
-{
-	unsigned int i;
-
-	for (i = 0; i < n; i++) {
-		if (!strcmp(res[i]->call->name, call))
-			return res[i];
-	}
-	return NULL;
-}
-
 static double median_ns(const struct bench_variant *v)
 {
 	return (double)v->sum.median_ps / 1000.0;
-}
-
-/* The two targets, stated as met or missed with the figures. */
-static void print_targets(FILE *f, struct bench_result *const *res,
-			  unsigned int n)
-{
-	const struct bench_result *g = find_result(res, n, "getpid");
-	const struct bench_variant *w64 = find_variant(g, "wrapped-64");
-	unsigned int i, met = 0, both = 0;
-
-	if (w64)
-		fprintf(f, "# target: wrapped getpid at batch 64 <= 0.25 of the conventional call: %.3f raw, %.3f net of the clock, %s\n",
-			w64->ratio, w64->net_ratio,
-			w64->ratio <= 0.25 && w64->net_ratio <= 0.25 ? "met" :
-			w64->ratio <= 0.25 || w64->net_ratio <= 0.25 ? "met on one of the two" :
-			"MISSED");
-	fprintf(f, "# target: wrapped-8 faster than io_uring-8 per call:");
-	for (i = 0; i < n; i++) {
-		const struct bench_variant *a = find_variant(res[i], "wrapped-8");
-		const struct bench_variant *b = find_variant(res[i], "io_uring-8");
-
-		if (!a || !b)
-			continue;
-		both++;
-		met += a->sum.median_ps < b->sum.median_ps;
-		fprintf(f, " %s %.0f vs %.0f%s;", res[i]->call->name,
-			median_ns(a), median_ns(b),
-			a->sum.median_ps < b->sum.median_ps ? "" : " (MISSED)");
-	}
-	fprintf(f, " met on %u of %u calls\n", met, both);
 }
 
 void bench_print_matrix(FILE *f, struct bench_result *const *res,
@@ -305,27 +324,42 @@ void bench_print_matrix(FILE *f, struct bench_result *const *res,
 	};
 	unsigned int i, c;
 
-	fprintf(f, "# median ns per call (ratio to the conventional call); - where the variant does not exist\n");
-	fprintf(f, "%-10s", "call");
+	fprintf(f, "# median ns per call; - where the variant does not exist\n");
+	fprintf(f, "%-11s", "call");
 	for (c = 0; c < BENCH_MAX_VARIANTS; c++)
-		fprintf(f, "  %16s", cols[c]);
+		fprintf(f, "%12s", cols[c]);
 	fprintf(f, "\n");
 	for (i = 0; i < n; i++) {
-		fprintf(f, "%-10s", res[i]->call->name);
+		fprintf(f, "%-11s", res[i]->call->name);
 		for (c = 0; c < BENCH_MAX_VARIANTS; c++) {
 			const struct bench_variant *v = find_variant(res[i], cols[c]);
 			char cell[40];
 
 			if (!v)
 				snprintf(cell, sizeof(cell), "-");
-			else if (c == 0)
-				snprintf(cell, sizeof(cell), "%.1f", median_ns(v));
 			else
-				snprintf(cell, sizeof(cell), "%.1f (%.2f)",
-					 median_ns(v), v->ratio);
-			fprintf(f, "  %16s", cell);
+				snprintf(cell, sizeof(cell), "%.1f", median_ns(v));
+			fprintf(f, "%12s", cell);
 		}
 		fprintf(f, "\n");
 	}
-	print_targets(f, res, n);
+	fprintf(f, "\n# speedup over the conventional call (its median / the variant's): above 1 is faster\n");
+	fprintf(f, "%-11s", "call");
+	for (c = 1; c < BENCH_MAX_VARIANTS; c++)
+		fprintf(f, " %13s", cols[c]);
+	fprintf(f, "\n");
+	for (i = 0; i < n; i++) {
+		fprintf(f, "%-11s", res[i]->call->name);
+		for (c = 1; c < BENCH_MAX_VARIANTS; c++) {
+			const struct bench_variant *v = find_variant(res[i], cols[c]);
+			char cell[40];
+
+			if (!v)
+				snprintf(cell, sizeof(cell), "-");
+			else
+				speedup_words(cell, sizeof(cell), v->speedup);
+			fprintf(f, " %13s", cell);
+		}
+		fprintf(f, "\n");
+	}
 }

@@ -2,7 +2,7 @@
 /*
  * A call's result, what both runners fill (bench_run.c for the calls one
  * thread makes, bench_wake.c for wake-ups between two): its variants,
- * their samples, and the figures, ratios and counters once the samples
+ * their samples, and the figures, speedups and counters once the samples
  * are in.
  */
 #include <errno.h>
@@ -79,14 +79,14 @@ static double stretch_median_ps(const struct bench_variant *v, uint64_t first,
 }
 
 /*
- * The ratios once per round: the samples of each variant cut into
+ * The speedups once per round: the samples of each variant cut into
  * r->rounds stretches of consecutive samples, the variants having been
  * interleaved throughout, so that a stretch of one variant ran beside the
- * same stretch of the others.  A round's ratio is its own medians'.
+ * same stretch of the others.  A round's speedup is its own medians'.
  */
-static void bench_round_ratios(struct bench_result *r)
+static void bench_round_speedups(struct bench_result *r)
 {
-	double ratio[ROUNDS_MAX], net[ROUNDS_MAX];
+	double raw[ROUNDS_MAX], net[ROUNDS_MAX];
 	unsigned int rounds = r->rounds, i, k;
 	uint64_t n;
 
@@ -96,8 +96,8 @@ static void bench_round_ratios(struct bench_result *r)
 
 		n = (v->n < base->n ? v->n : base->n) / (rounds ? rounds : 1);
 		if (!rounds || !n) {
-			v->ratio_rounds = (struct spread){ NAN, NAN, NAN };
-			v->net_ratio_rounds = v->ratio_rounds;
+			v->speedup_rounds = (struct spread){ NAN, NAN, NAN };
+			v->net_speedup_rounds = v->speedup_rounds;
 			continue;
 		}
 		for (k = 0; k < rounds; k++) {
@@ -106,15 +106,18 @@ static void bench_round_ratios(struct bench_result *r)
 			double mt = m - (double)v->timer_ps;
 			double bt = b - (double)base->timer_ps;
 
-			ratio[k] = b > 0 ? m / b : NAN;
-			net[k] = bt > 0 ? (mt > 0 ? mt : 0) / bt : NAN;
+			raw[k] = speedup_of(b, m);
+			net[k] = speedup_of(bt, mt);
 		}
-		spread_of(ratio, rounds, &v->ratio_rounds);
-		spread_of(net, rounds, &v->net_ratio_rounds);
+		spread_of(raw, rounds, &v->speedup_rounds);
+		spread_of(net, rounds, &v->net_speedup_rounds);
 	}
 }
 
-/* Per-call figures, ratios and counters, once every sample is in. */
+/*
+ * Per-call figures, speedups and counters, once every sample is in (or,
+ * after an interruption, once the last whole round of samples is).
+ */
 int bench_finish(struct bench_result *r)
 {
 	unsigned int i, k;
@@ -141,12 +144,11 @@ int bench_finish(struct bench_result *r)
 		s->p95_ps /= v->batch;
 		s->p99_ps /= v->batch;
 		v->timer_ps = r->clock_ps / v->batch;
-		v->ratio = r->v[0].sum.median_ps ?
-			   (double)s->median_ps / (double)r->v[0].sum.median_ps :
-			   NAN;
-		v->net_ratio = bench_net_median(&r->v[0]) ?
-			       (double)bench_net_median(v) /
-			       (double)bench_net_median(&r->v[0]) : NAN;
+		/* Over the conventional call: above 1, this variant is faster. */
+		v->speedup = speedup_of((double)r->v[0].sum.median_ps,
+					(double)s->median_ps);
+		v->net_speedup = speedup_of((double)bench_net_median(&r->v[0]),
+					    (double)bench_net_median(v));
 
 		if (!v->ctr_open)
 			continue;
@@ -162,7 +164,7 @@ int bench_finish(struct bench_result *r)
 			v->ctr_read = true;
 		}
 	}
-	bench_round_ratios(r);
+	bench_round_speedups(r);
 	return 0;
 }
 

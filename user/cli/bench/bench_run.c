@@ -20,6 +20,7 @@
 
 #include "bench.h"
 #include "common/clock.h"
+#include "common/interrupt.h"
 #include "common/module_hint.h"
 #include "common/progress.h"
 
@@ -269,6 +270,11 @@ int bench_run(const struct bench_call *call, const struct bench_opts *o,
 	for (round = 0; round < rounds; round++) {
 		unsigned int k;
 
+		/* Between rounds: every variant has as many samples. */
+		if (interrupted()) {
+			r->interrupted = true;
+			break;
+		}
 		for (k = 0; k < r->nr; k++) {
 			struct bench_variant *v = &r->v[(round + k) % r->nr];
 			uint64_t ns;
@@ -276,6 +282,11 @@ int bench_run(const struct bench_call *call, const struct bench_opts *o,
 			/* Counters count kept samples only, as the figures do. */
 			g.ctr = round >= r->warmup && v->ctr_open ? &v->ctr : NULL;
 			if (take_sample(&g, v, &ns)) {
+				/* A wait the signal cut short: not a failure. */
+				if (interrupted()) {
+					r->interrupted = true;
+					break;
+				}
 				fprintf(stderr, "wsc bench %s: %s\n", call->name,
 					g.ctx.err);
 				goto out;
@@ -285,8 +296,12 @@ int bench_run(const struct bench_call *call, const struct bench_opts *o,
 			v->ns[v->n++] = ns;
 			v->duration_ns += ns;
 		}
+		if (r->interrupted)
+			break;
 		progress_line("bench", call->name, round + 1, rounds);
 	}
+	/* Whole rounds kept; a round cut short left a sample or two more. */
+	r->done = round > r->warmup ? round - r->warmup : 0;
 	r->verified = true;
 	ret = 0;
 out:

@@ -33,6 +33,7 @@
 
 #include "bench.h"
 #include "common/clock.h"
+#include "common/interrupt.h"
 #include "common/module_hint.h"
 #include "common/progress.h"
 
@@ -289,14 +290,22 @@ int bench_wake_run(const struct bench_call *call, const struct bench_opts *o,
 	/* Born on its CPU: an unreachable one fails here, not in a spin. */
 	CPU_ZERO(&set);
 	CPU_SET(o->partner, &set);
+	/*
+	 * The waiter is born with SIGINT and SIGTERM blocked: they go to
+	 * this thread, which looks for them between rounds, and never cut
+	 * the waiter's sleep short (a wait returning EINTR is a failure).
+	 */
+	interrupt_block();
 	if (pthread_attr_init(&attr) ||
 	    pthread_attr_setaffinity_np(&attr, sizeof(set), &set) ||
 	    pthread_create(&th, &attr, waiter, w)) {
+		interrupt_unblock();
 		fprintf(stderr, "wsc bench %s: cannot start a thread on CPU %d\n",
 			call->name, o->partner);
 		pthread_attr_destroy(&attr);
 		goto out_batch;
 	}
+	interrupt_unblock();
 	pthread_attr_destroy(&attr);
 	while (!atomic_load(&w->ready))
 		;
@@ -311,6 +320,10 @@ int bench_wake_run(const struct bench_call *call, const struct bench_opts *o,
 	for (round = 0; round < rounds; round++) {
 		unsigned int j;
 
+		if (interrupted()) {
+			r->interrupted = true;
+			break;
+		}
 		for (j = 0; j < r->nr; j++) {
 			struct bench_variant *v = &r->v[(round + j) % r->nr];
 			int64_t ns;
@@ -332,6 +345,7 @@ int bench_wake_run(const struct bench_call *call, const struct bench_opts *o,
 		}
 		progress_line("bench", call->name, round + 1, rounds);
 	}
+	r->done = round > r->warmup ? round - r->warmup : 0;
 	r->verified = true;
 	ret = bench_finish(r);
 out_join:

@@ -22,6 +22,7 @@
 #include "common/cpu.h"
 #include "common/csv.h"
 #include "common/env.h"
+#include "common/interrupt.h"
 #include "common/json.h"
 
 #define BENCH_ALL_DIR	"results/bench"
@@ -204,17 +205,31 @@ static int bench_one(const struct bench_cmd *b)
 
 	if (!r)
 		return 1;
-	if (bench_run(b->call, &b->o, r))
+	if (bench_run(b->call, &b->o, r)) {
+		if (interrupted())
+			ret = INTERRUPT_EXIT;
 		goto out;
+	}
+	if (r->interrupted && !r->done) {
+		interrupt_print(stderr, "wsc bench: ",
+				"before the first sample after the warm-up: nothing to report");
+		ret = INTERRUPT_EXIT;
+		goto out;
+	}
 	if (b->o.json)
 		bench_print_json(stdout, r, &b->o);
 	else
 		bench_print_table(stdout, r, &b->o);
 	fflush(stdout);
+	if (r->interrupted && b->o.json)
+		interrupt_print(stderr, "wsc bench: ",
+				"the JSON is of the samples taken until then (\"interrupted\": true)");
 	ret = 0;
 	if (b->o.csv_dir)
 		ret = write_file(b->o.csv_dir, b->call->name, "csv", put_csv, r,
 				 &b->o);
+	if (r->interrupted)
+		ret = INTERRUPT_EXIT;
 out:
 	bench_result_free(r);
 	free(r);
@@ -231,8 +246,11 @@ static int put_summary(FILE *f, const struct bench_result *r,
 	(void)r;
 	fprintf(f, "# wsc bench --all: %llu samples per variant on CPU %d\n",
 		(unsigned long long)o->iters, o->cpu);
+	if (interrupted())
+		interrupt_print(f, "# ", "the calls below are those measured until then, the last one in part");
 	env_print_text(f);
 	bench_print_matrix(f, all_res, all_n);
+	env_print_note(f);
 	return ferror(f) ? -1 : 0;
 }
 
@@ -277,12 +295,25 @@ static int bench_all(const struct bench_cmd *b)
 				call->name);
 			continue;
 		}
+		if (interrupted())
+			break;
 		r = calloc(1, sizeof(*r));
 		if (!r)
 			goto out;
 		res[n++] = r;
-		if (bench_run(call, &b->o, r) ||
-		    write_file(b->out_dir, call->name, "json", put_json, r, &b->o) ||
+		if (bench_run(call, &b->o, r)) {
+			if (interrupted())
+				ret = INTERRUPT_EXIT;
+			goto out;
+		}
+		/* Cut short before its first sample: no file for it. */
+		if (r->interrupted && !r->done) {
+			bench_result_free(r);
+			free(r);
+			res[--n] = NULL;
+			break;
+		}
+		if (write_file(b->out_dir, call->name, "json", put_json, r, &b->o) ||
 		    write_file(b->out_dir, call->name, "csv", put_csv, r, &b->o))
 			goto out;
 		/* The samples are on disk: keep only the figures. */
@@ -290,8 +321,13 @@ static int bench_all(const struct bench_cmd *b)
 	}
 	all_res = res;
 	all_n = n;
+	if (interrupted())
+		interrupt_print(stdout, "# ", "the calls below are those measured until then, the last one in part");
 	bench_print_matrix(stdout, res, n);
+	env_print_note(stdout);
 	ret = write_file(b->out_dir, "summary", "txt", put_summary, NULL, &b->o);
+	if (interrupted())
+		ret = INTERRUPT_EXIT;
 out:
 	for (i = 0; i < n; i++) {
 		bench_result_free(res[i]);
@@ -476,6 +512,8 @@ static int bench_cmd_run(const struct bench_cmd *b)
 		ret = check_dir("--csv", b->o.csv_dir);
 	if (ret)
 		return ret;
+	/* From here a signal ends the run with what it measured. */
+	interrupt_arm();
 	return b->all ? bench_all(b) : bench_one(b);
 }
 

@@ -19,6 +19,13 @@ void env_set_command(int argc, char **argv);
 void env_print_text(FILE *f);
 void env_print_json(FILE *f);
 bool env_perf_counters_available(void);
+/*
+ * "note: ..." and a newline when the environment limits what the figures
+ * mean (an emulator, a virtual machine, no hardware counters), nothing
+ * otherwise: the same line from every measuring command, and the
+ * environment's "note" key in JSON.
+ */
+void env_print_note(FILE *f);
 bool env_preempt_rt(void);
 bool env_module_version(char *buf, size_t len);
 

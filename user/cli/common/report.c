@@ -6,6 +6,7 @@
  * the clock says what the measured code costs, a raw one what a program
  * pays; both are kept).  The figures themselves come from wsc_summary.h.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -106,4 +107,40 @@ void report_json_figures(FILE *f, const struct wsc_summary *s,
 		PS_ARG(timer_ps), PS_ARG(sub_floor(s->mean_ps, timer_ps)),
 		PS_ARG(sub_floor(s->median_ps, timer_ps)),
 		PS_ARG(sub_floor(s->p99_ps, timer_ps)));
+}
+
+double speedup_of(double baseline, double time)
+{
+	if (!(baseline > 0) || !(time > 0) || !isfinite(baseline) ||
+	    !isfinite(time))
+		return NAN;
+	return baseline / time;
+}
+
+const char *speedup_words(char *buf, size_t len, double speedup)
+{
+	if (!isfinite(speedup) || speedup <= 0)
+		snprintf(buf, len, "n/a");
+	else if (speedup >= 1)
+		snprintf(buf, len, "%.2fx faster", speedup);
+	else
+		snprintf(buf, len, "%.2fx slower", 1 / speedup);
+	return buf;
+}
+
+const char *speedup_words_spread(char *buf, size_t len, double speedup,
+				 double lo, double hi)
+{
+	size_t n;
+
+	speedup_words(buf, len, speedup);
+	n = strlen(buf);
+	if (!isfinite(speedup) || speedup <= 0 || !(lo > 0) || !(hi > 0) ||
+	    !isfinite(lo) || !isfinite(hi) || n >= len)
+		return buf;
+	if (speedup >= 1)
+		snprintf(buf + n, len - n, " [%.2f-%.2f]", lo, hi);
+	else
+		snprintf(buf + n, len - n, " [%.2f-%.2f]", 1 / hi, 1 / lo);
+	return buf;
 }

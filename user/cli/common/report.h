@@ -44,4 +44,21 @@ void report_table(FILE *f, const char *label_col, const struct report_row *rows,
 void report_json_figures(FILE *f, const struct wsc_summary *s,
 			 uint64_t timer_ps);
 
+/*
+ * The one ratio every command prints: the speedup of a variant over its
+ * baseline, baseline time / variant time, so that above 1 is faster.  In
+ * words, never a bare number: "2.10x faster", or for a speedup below 1
+ * its inverse, "1.30x slower".  "n/a" when there is no ratio (no
+ * baseline, no time).
+ */
+double speedup_of(double baseline, double time);
+const char *speedup_words(char *buf, size_t len, double speedup);
+/*
+ * The same with the lowest and highest round's speedup after it, in the
+ * same direction as the words: "2.10x faster [2.01-2.20]", "1.30x slower
+ * [1.25-1.41]" (the slowdowns of the fastest and the slowest round).
+ */
+const char *speedup_words_spread(char *buf, size_t len, double speedup,
+				 double lo, double hi);
+
 #endif /* WSC_CLI_REPORT_H */

@@ -23,6 +23,9 @@
 #include "common/cpu.h"
 #include "common/csv.h"
 #include "common/env.h"
+#include "common/interrupt.h"
+#include "common/report.h"
+#include "common/rounds.h"
 #include "cp_session.h"
 #include "libwsc.h"
 
@@ -338,34 +341,33 @@ static void cp_sweep_print(const struct cp_cmd *c, FILE *f,
 	struct cp_stat st, base = { 0 }, ev[COUNTERS_MAX];
 	unsigned int i;
 
-	cp_portion_stats(s, cp_portion_by_number(1), &base, ev);
+	if (!cp_portion_stats(s, cp_portion_by_number(1), &base, ev))
+		base.median = 0;
 	if (first && !c->json)
-		fprintf(f, "%5s %6s  %-17s  %14s  %8s\n", "T", "N", "program",
-			"median us/txn", "x NORMAL");
+		fprintf(f, "%5s %6s  %-17s  %14s  %s\n", "T", "N", "program",
+			"median us/txn", "vs NORMAL");
 	for (i = 0; i < cp_nr_portions; i++) {
 		const struct cp_portion *pt = &cp_portions[i];
-		double ratio;
+		char words[40];
+		double speedup;
 
 		if (strcmp(pt->part, "open-close") || !cp_portion_stats(s, pt, &st, ev))
 			continue;
-		ratio = base.median ? (double)st.median / (double)base.median : 0;
+		/* NORMAL's median / this one's: above 1 is faster (wsc(8)). */
+		speedup = speedup_of((double)base.median, (double)st.median);
 		if (c->json) {
 			fprintf(f, "%s\n    {\"threshold\": %u, \"n\": %u, \"program\": \"%s\", "
 				"\"median_ns\": %" PRIu64 ", \"min_ns\": %" PRIu64
-				", \"max_ns\": %" PRIu64 ", \"ratio\": ",
+				", \"max_ns\": %" PRIu64 ", \"speedup\": ",
 				(*k)++ ? "," : "", w->threshold, w->n,
 				cp_program_names[pt->program], st.median, st.min, st.max);
-			if (ratio > 0)
-				fprintf(f, "%.4f}", ratio);
-			else
-				fputs("null}", f);
+			json_number(f, 4, speedup);
+			fputc('}', f);
 		} else {
-			fprintf(f, "%5u %6u  %-17s  %14.2f", w->threshold, w->n,
-				cp_program_names[pt->program], st.median / 1e3 / w->n);
-			if (ratio > 0)
-				fprintf(f, "  %8.2f\n", ratio);
-			else
-				fprintf(f, "  %8s\n", "-");
+			fprintf(f, "%5u %6u  %-17s  %14.2f  %s\n", w->threshold, w->n,
+				cp_program_names[pt->program], st.median / 1e3 / w->n,
+				pt->program == CP_NORMAL ? "baseline" :
+				speedup_words(words, sizeof(words), speedup));
 		}
 	}
 }
@@ -409,6 +411,9 @@ static int cp_sweep(struct cp_cmd *c, struct csv_out *csv)
 		else
 			c->s.w.threshold = pts[i];
 		ret = cp_measure(c);
+		/* A point cut short by a signal is left out whole. */
+		if (!ret && interrupted())
+			ret = -EINTR;
 		if (!ret) {
 			cp_sweep_print(c, stdout, &c->s, i == 0, &k);
 			if (csv->f)
@@ -422,6 +427,15 @@ static int cp_sweep(struct cp_cmd *c, struct csv_out *csv)
 				   b.median < a.median;
 		}
 		cp_session_close(&c->s);
+	}
+	if (ret == -EINTR && interrupted()) {
+		/* The points that ended, valid JSON, marked as interrupted. */
+		if (c->json)
+			printf("\n  ],\n  \"interrupted\": true,\n  \"points_done\": %u\n}\n",
+			       i - 1);
+		else
+			interrupt_print(stdout, "", "the points above are those that ran to their end");
+		return ret;
 	}
 	if (ret) {
 		/* Stdout still holds valid JSON, saying the sweep failed. */
@@ -440,9 +454,9 @@ static int cp_sweep(struct cp_cmd *c, struct csv_out *csv)
 			printf("%u", crossover);
 		else
 			printf("null");
-		printf(",\n  \"verified\": %s,\n  \"copies\": %" PRIu64 ",\n  \"failed\": %"
-		       PRIu64 ",\n  \"environment\": ", mismatches ? "false" : "true",
-		       copies, failed);
+		printf(",\n  \"interrupted\": false,\n  \"verified\": %s,\n  \"copies\": %" PRIu64
+		       ",\n  \"failed\": %" PRIu64 ",\n  \"environment\": ",
+		       mismatches ? "false" : "true", copies, failed);
 		env_print_json(stdout);
 		printf("\n}\n");
 	} else {
@@ -457,6 +471,7 @@ static int cp_sweep(struct cp_cmd *c, struct csv_out *csv)
 			       pts[np - 1]);
 		printf("verified: %" PRIu64 " copies compared byte for byte: %s\n", copies,
 		       mismatches ? "SOME DIFFER" : "all equal");
+		env_print_note(stdout);
 	}
 	return mismatches || failed ? 1 : 0;
 }
@@ -499,14 +514,28 @@ int cmd_cp(int argc, char **argv)
 	}
 	c.s.clock_ps = clock_cost_ps();
 	c.s.quiet_keep = c.json;
+	/* From here a signal ends the run with what it measured. */
+	interrupt_arm();
 	if (c.sweep) {
 		ret = cp_sweep(&c, &csv);
+		if (ret == -EINTR && interrupted()) {
+			/* The points that ended are in the CSV too. */
+			csv_commit(&csv, "cp", 0);
+			return INTERRUPT_EXIT;
+		}
 		if (csv_commit(&csv, "cp", ret < 0) && ret >= 0)
 			ret = 1;
 		return ret < 0 ? 1 : ret;
 	}
 	ret = cp_measure(&c);
-	if (ret) {
+	if (ret == -EINTR && interrupted() && !c.s.done) {
+		interrupt_print(stderr, "wsc cp: ",
+				"before the first repetition ended: nothing to report");
+		cp_session_close(&c.s);
+		csv_abort(&csv);
+		return INTERRUPT_EXIT;
+	}
+	if (ret && !(ret == -EINTR && interrupted())) {
 		cp_session_close(&c.s);
 		csv_abort(&csv);
 		return 1;
@@ -519,10 +548,13 @@ int cmd_cp(int argc, char **argv)
 	if (csv.f)
 		cp_print_csv(&c.s, csv.f, true);
 	ret = c.s.mismatches || c.s.nr_errors ? 1 : 0;
+	if (c.s.interrupted && c.json)
+		interrupt_print(stderr, "wsc cp: ",
+				"the JSON is of the repetitions that ran to their end (\"interrupted\": true)");
 	if (c.s.keep && c.json)
 		fprintf(stderr, "wsc cp: kept %s\n", c.s.w.dir);
 	cp_session_close(&c.s);
 	if (csv_commit(&csv, "cp", 0))
 		ret = 1;
-	return ret;
+	return c.s.interrupted ? INTERRUPT_EXIT : ret;
 }

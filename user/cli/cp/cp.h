@@ -74,7 +74,7 @@ enum cp_step {
  * @program:  whose
  * @part:     "open-close", "read-write" or "write"
  * @from, @to: the marks it lies between
- * @baseline: the portion its ratio is taken against (NORMAL's counterpart)
+ * @baseline: the portion its speedup is taken over (NORMAL's counterpart)
  */
 struct cp_portion {
 	unsigned int number;

@@ -1,25 +1,33 @@
 // SPDX-License-Identifier: MIT
 /*
  * wsc cp's reports: the paper's table (portion, program, time, events)
- * with ratios against NORMAL, JSON, CSV, and the failures.
+ * with each portion's speedup over NORMAL's, JSON, CSV, and the failures.
  */
 #include <errno.h>
+#include <math.h>
 #include <string.h>
 
 #include "common/counters.h"
 #include "common/env.h"
+#include "common/interrupt.h"
 #include "common/json.h"
+#include "common/report.h"
+#include "common/rounds.h"
 #include "cp_session.h"
 
-static double cp_ratio(const struct cp_session *s, const struct cp_portion *pt,
-		       const struct cp_stat *st)
+/*
+ * The speedup of a portion over its NORMAL counterpart: NORMAL's median
+ * over this one's, above 1 faster (wsc(8)); NaN without a baseline.
+ */
+static double cp_speedup(const struct cp_session *s, const struct cp_portion *pt,
+			 const struct cp_stat *st)
 {
 	const struct cp_portion *base = cp_portion_by_number(pt->baseline);
 	struct cp_stat b, ev[COUNTERS_MAX];
 
-	if (!base || !cp_portion_stats(s, base, &b, ev) || !b.median)
-		return 0;
-	return (double)st->median / (double)b.median;
+	if (!base || !cp_portion_stats(s, base, &b, ev))
+		return NAN;
+	return speedup_of((double)b.median, (double)st->median);
 }
 
 static double cp_median_of(const struct cp_session *s, unsigned int number)
@@ -67,6 +75,9 @@ static void cp_print_header(const struct cp_session *s, FILE *f)
 	fprintf(f, "wsc cp: %u transactions of %zu bytes, threshold %u, %u repetitions "
 		"(+1 warm-up, not kept), %s cache\n", w->n, w->size, w->threshold,
 		s->reps, s->cold ? "cold (dropped before every run)" : "hot");
+	if (s->interrupted)
+		fprintf(f, "INTERRUPTED by %s: %u of %u repetitions ran to their end\n",
+			interrupt_name(), s->done, s->reps);
 	fprintf(f, "scratch folder: %s (%s)\n", w->dir, w->fstype);
 	fprintf(f, "clock: CLOCK_MONOTONIC, %.0f ns per read (portions are raw)\n",
 		(double)s->clock_ps / 1000.0);
@@ -90,23 +101,24 @@ void cp_print_table(const struct cp_session *s, FILE *f)
 	const struct cp_work *w = &s->w;
 	struct cp_stat st, ev[COUNTERS_MAX];
 	double normal, chain, uring;
+	char words[40];
 	unsigned int i, e;
 
 	cp_print_header(s, f);
-	fprintf(f, "\n%7s  %-17s  %-10s  %12s  %12s  %12s  %8s\n", "portion",
-		"program", "part", "median us", "min us", "max us", "ratio");
+	fprintf(f, "\n%7s  %-17s  %-10s  %10s  %10s  %10s  %s\n", "portion",
+		"program", "part", "median us", "min us", "max us", "vs NORMAL");
 	for (i = 0; i < cp_nr_portions; i++) {
 		const struct cp_portion *pt = &cp_portions[i];
 
 		if (!cp_portion_stats(s, pt, &st, ev))
 			continue;
-		fprintf(f, "%7u  %-17s  %-10s  %12.1f  %12.1f  %12.1f",
+		fprintf(f, "%7u  %-17s  %-10s  %10.1f  %10.1f  %10.1f  %s\n",
 			pt->number, cp_program_names[pt->program], pt->part,
-			st.median / 1e3, st.min / 1e3, st.max / 1e3);
-		if (cp_ratio(s, pt, &st) > 0)
-			fprintf(f, "  %8.2f\n", cp_ratio(s, pt, &st));
-		else
-			fprintf(f, "  %8s\n", "-");
+			st.median / 1e3, st.min / 1e3, st.max / 1e3,
+			pt->number == pt->baseline ? "baseline" :
+			isfinite(cp_speedup(s, pt, &st)) ?
+			speedup_words(words, sizeof(words), cp_speedup(s, pt, &st)) :
+			"-");
 	}
 	if (w->have_counters) {
 		fprintf(f, "\nhardware events, median per portion:\n%7s  %-17s",
@@ -126,8 +138,8 @@ void cp_print_table(const struct cp_session *s, FILE *f)
 			fputc('\n', f);
 		}
 	}
-	fprintf(f, "ratio: the median over the NORMAL counterpart's: portion 1 for "
-		"open-close, 6 for 6-7, 8 for 8-9, 10 for 10-11 (below 1 is faster)\n");
+	fprintf(f, "vs NORMAL: the speedup over the NORMAL counterpart (portion 1 for open-close,\n"
+		"6 for 6-7, 8 for 8-9, 10 for 10-11), its median / this one's: above 1 is faster\n");
 	fprintf(f, "\nverified: %" PRIu64 " copies read back and compared byte for byte "
 		"with their sources: %s\n", s->copies,
 		s->mismatches ? "SOME DIFFER (named above)" : "all equal");
@@ -138,13 +150,14 @@ void cp_print_table(const struct cp_session *s, FILE *f)
 	chain = cp_median_of(s, 12);
 	uring = cp_median_of(s, 13);
 	if (normal > 0 && chain > 0)
-		fprintf(f, "target: WSC+CHAIN %.2fx faster than NORMAL open to close "
-			"(wanted >= 1.3x at N = 100, T = 8, 4 KiB): %s\n",
-			normal / chain, normal / chain >= 1.3 ? "met" : "MISSED");
+		fprintf(f, "WSC+CHAIN open to close: %s than NORMAL\n",
+			speedup_words(words, sizeof(words), speedup_of(normal, chain)));
 	if (uring > 0 && chain > 0)
-		fprintf(f, "target: WSC+CHAIN %.2fx faster than IO_URING open to close "
-			"(wanted > 1): %s\n", uring / chain,
-			uring > chain ? "met" : "MISSED");
+		fprintf(f, "WSC+CHAIN open to close: %s than IO_URING\n",
+			speedup_words(words, sizeof(words), speedup_of(uring, chain)));
+	if (s->interrupted)
+		interrupt_print(f, "", "the figures are of the repetitions that ran to their end");
+	env_print_note(f);
 }
 
 static void cp_json_events(const struct cp_session *s, FILE *f,
@@ -200,9 +213,11 @@ void cp_print_json(const struct cp_session *s, FILE *f)
 	unsigned int i, p, k = 0;
 
 	fprintf(f, "{\n  \"verified\": %s,\n  \"n\": %u,\n  \"threshold\": %u,\n"
-		"  \"size\": %zu,\n  \"repetitions\": %u,\n  \"cold\": %s,\n",
+		"  \"size\": %zu,\n  \"repetitions\": %u,\n  \"repetitions_done\": %u,\n"
+		"  \"interrupted\": %s,\n  \"cold\": %s,\n",
 		s->mismatches ? "false" : "true", w->n, w->threshold, w->size,
-		s->reps, s->cold ? "true" : "false");
+		s->reps, s->done, s->interrupted ? "true" : "false",
+		s->cold ? "true" : "false");
 	fputs("  \"dir\": ", f);
 	json_string(f, w->dir);
 	fprintf(f, ",\n  \"filesystem\": \"%s\",\n  \"copies\": %" PRIu64
@@ -237,14 +252,11 @@ void cp_print_json(const struct cp_session *s, FILE *f)
 			continue;
 		fprintf(f, "%s\n    {\"program\": \"%s\", \"portion\": %u, \"part\": \"%s\", "
 			"\"median_ns\": %" PRIu64 ", \"min_ns\": %" PRIu64 ", \"max_ns\": %"
-			PRIu64 ", \"ratio\": ", k++ ? "," : "",
+			PRIu64 ", \"speedup\": ", k++ ? "," : "",
 			cp_program_names[pt->program], pt->number, pt->part,
 			st.median, st.min, st.max);
-		/* No baseline run (--programs left it out): no ratio. */
-		if (cp_ratio(s, pt, &st) > 0)
-			fprintf(f, "%.4f", cp_ratio(s, pt, &st));
-		else
-			fputs("null", f);
+		/* The baseline's median / this one's; null without a baseline. */
+		json_number(f, 4, cp_speedup(s, pt, &st));
 		fprintf(f, ", \"baseline\": %u, \"events\": ", pt->baseline);
 		cp_json_events(s, f, ev);
 		fputc('}', f);
@@ -279,7 +291,7 @@ void cp_print_csv(const struct cp_session *s, FILE *f, bool header)
 
 		if (!s->want[pt->program])
 			continue;
-		for (r = 0; r < s->reps; r++) {
+		for (r = 0; r < s->done; r++) {
 			const struct cp_sample *x =
 				cp_sample((struct cp_session *)s, pt->program, r);
 

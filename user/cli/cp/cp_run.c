@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/interrupt.h"
 #include "common/module_hint.h"
 #include "common/progress.h"
 #include "cp_session.h"
@@ -169,6 +170,8 @@ static int cp_run_once(struct cp_session *s, enum cp_program p, int rep)
 	int ret;
 
 	ret = cp_files_reset(w);
+	if (ret && interrupted())
+		return -EINTR;
 	if (ret) {
 		fprintf(stderr, "wsc cp: cannot reset %s: %s\n", w->dir,
 			strerror(-ret));
@@ -187,6 +190,14 @@ static int cp_run_once(struct cp_session *s, enum cp_program p, int rep)
 		counter_group_stop(&w->counters);
 	if (!ret && p == CP_IO_URING)
 		ret = cp_uring_quiesce(w);
+	/*
+	 * A signal during the run may have cut a wait short (io_uring's):
+	 * the run is dropped whole, neither counted nor kept.
+	 */
+	if (interrupted()) {
+		cp_remove_copies(w);
+		return -EINTR;
+	}
 	if (ret) {
 		/* Nothing of a run that could not go on is claimed or kept. */
 		cp_remove_copies(w);
@@ -217,7 +228,9 @@ static int cp_run_once(struct cp_session *s, enum cp_program p, int rep)
  * Repetition -1 is the warm-up: it runs and is verified like the others,
  * but its times are not kept.
  *
- * Return: 0, or -errno when a run could not go on (already reported).
+ * Return: 0, or -errno when a run could not go on (already reported);
+ * -EINTR, with @s->interrupted, when a signal came (common/interrupt.h):
+ * the repetitions that ended before it, @s->done of them, are kept.
  * Failed transactions and wrong copies are not errors here: they are
  * counted in @s for the caller to report.
  */
@@ -232,15 +245,24 @@ int cp_session_run(struct cp_session *s)
 			order[nr++] = (enum cp_program)p;
 	if (!nr)
 		return -EINVAL;	/* refused earlier: the command line or setup */
+	s->done = 0;
 	for (rep = -1; rep < (int)s->reps; rep++) {
 		/* Rotate the chosen programs: each runs first as often. */
 		unsigned int first = rep < 0 ? 0 : (unsigned int)rep % nr;
 
 		for (k = 0; k < nr; k++) {
-			ret = cp_run_once(s, order[(first + k) % nr], rep);
+			ret = interrupted() ? -EINTR :
+			      cp_run_once(s, order[(first + k) % nr], rep);
+			if (ret == -EINTR && interrupted()) {
+				s->interrupted = true;
+				if (s->progress)
+					progress_line("cp", NULL, s->reps, s->reps);
+				return ret;
+			}
 			if (ret)
 				return ret;
 		}
+		s->done = (unsigned int)(rep + 1);
 		if (s->progress)
 			progress_line("cp", NULL, (uint64_t)(rep + 1), s->reps);
 	}
@@ -277,26 +299,26 @@ bool cp_portion_stats(const struct cp_session *s, const struct cp_portion *pt,
 	uint64_t *v;
 	unsigned int r, e;
 
-	if (!s->want[pt->program] || !s->reps)
+	if (!s->want[pt->program] || !s->done)
 		return false;
-	v = malloc(s->reps * sizeof(*v));
+	v = malloc(s->done * sizeof(*v));
 	if (!v)
 		return false;
-	for (r = 0; r < s->reps; r++) {
+	for (r = 0; r < s->done; r++) {
 		const struct cp_sample *x = cp_sample((struct cp_session *)s,
 						      pt->program, r);
 
 		v[r] = x->ns[pt->to] - x->ns[pt->from];
 	}
-	cp_stat(v, s->reps, ns);
+	cp_stat(v, s->done, ns);
 	for (e = 0; s->w.have_counters && e < s->w.counters.n; e++) {
-		for (r = 0; r < s->reps; r++) {
+		for (r = 0; r < s->done; r++) {
 			const struct cp_sample *x = cp_sample((struct cp_session *)s,
 							      pt->program, r);
 
 			v[r] = x->ev[pt->to][e] - x->ev[pt->from][e];
 		}
-		cp_stat(v, s->reps, &ev[e]);
+		cp_stat(v, s->done, &ev[e]);
 	}
 	free(v);
 	return true;

@@ -53,6 +53,9 @@ struct cp_stat {
  * @clock_ps:   the clock's median cost, for the record
  * @copies:     copies the runs claimed; @mismatches: of those, how many
  *              differed from their source
+ * @done:       repetitions run to their end: @reps, or fewer after a
+ *              signal; every figure is over these
+ * @interrupted: a signal ended the session early (common/interrupt.h)
  */
 struct cp_session {
 	struct cp_work w;
@@ -73,6 +76,8 @@ struct cp_session {
 	uint64_t clock_ps;
 	uint64_t copies;
 	uint64_t mismatches;
+	unsigned int done;
+	bool interrupted;
 };
 
 static inline struct cp_sample *cp_sample(struct cp_session *s,

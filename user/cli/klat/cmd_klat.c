@@ -26,6 +26,7 @@
 #include "common/cpu.h"
 #include "common/csv.h"
 #include "common/env.h"
+#include "common/interrupt.h"
 #include "common/json.h"
 #include "common/module_hint.h"
 #include "common/report.h"
@@ -218,6 +219,7 @@ static void klat_print_table(const struct wsc_lat_stats *st, bool ran)
 	printf("# duration: %llu.%03llu ms\n",
 	       (unsigned long long)(st->duration_ns / 1000000),
 	       (unsigned long long)(st->duration_ns / 1000 % 1000));
+	env_print_note(stdout);
 }
 
 /* The keys of one result; the caller opens and closes the object. */
@@ -253,9 +255,34 @@ static void klat_print_json(const struct wsc_lat_stats *st)
 {
 	printf("{");
 	klat_print_json_fields(st);
-	printf(", \"environment\": ");
+	printf(", \"interrupted\": false, \"environment\": ");
 	env_print_json(stdout);
 	printf("}\n");
+}
+
+/*
+ * A run a signal stopped: the kernel ends it and keeps none of its
+ * samples (kmod/lab.c), so what was measured so far is nothing, and the
+ * report says that rather than nothing at all.
+ */
+static void klat_print_interrupted(const struct klat_opts *o)
+{
+	const char *what = "the kernel stopped the run and kept none of its samples";
+
+	if (o->json) {
+		printf("{\"experiment\": ");
+		json_string(stdout, o->exp->name);
+		printf(", \"description\": ");
+		json_string(stdout, o->exp->what);
+		printf(", \"interrupted\": true, \"count\": 0, \"environment\": ");
+		env_print_json(stdout);
+		printf("}\n");
+		interrupt_print(stderr, "wsc klat: ", what);
+		return;
+	}
+	printf("# wsc klat %s: %s\n", o->exp->name, o->exp->what);
+	interrupt_print(stdout, "# ", what);
+	env_print_note(stdout);
 }
 
 /* The samples dump into the CSV, kept too for a check against the result. */
@@ -345,9 +372,16 @@ static int klat_experiment(const struct klat_opts *o)
 	}
 	if (!o->json && isatty(STDERR_FILENO))
 		fprintf(stderr, "wsc klat: running %s...\r", o->exp->name);
+	/* A signal now stops the kernel's run: its wait is interruptible. */
+	interrupt_arm();
 	ret = wsc_lat_run(lat, o->exp->name, o->iters, o->cpus, o->nr_cpus, &st);
 	if (!o->json && isatty(STDERR_FILENO))
 		fprintf(stderr, "%60s\r", "");
+	if (ret && interrupted()) {
+		klat_print_interrupted(o);
+		ret = INTERRUPT_EXIT;
+		goto out_lat;
+	}
 	if (ret) {
 		ret = klat_fail(lat, o->exp->name, ret);
 		goto out_lat;
@@ -361,6 +395,9 @@ static int klat_experiment(const struct klat_opts *o)
 	if (csv.f)
 		ret = csv_commit(&csv, "klat",
 				 klat_write_csv(lat, csv.f, o->csv, &st));
+	/* The run had ended: its result is whole, the exit says the signal. */
+	if (interrupted())
+		ret = INTERRUPT_EXIT;
 out_lat:
 	wsc_lat_close(lat);
 out_csv:

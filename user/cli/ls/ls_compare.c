@@ -24,7 +24,9 @@
 #include "common/clock.h"
 #include "common/csv.h"
 #include "common/env.h"
+#include "common/interrupt.h"
 #include "common/json.h"
+#include "common/report.h"
 #include "libwsc.h"
 #include "ls.h"
 
@@ -63,8 +65,6 @@ static const enum ls_variant ls_order[LS_NR_ORDERS][LS_NR_VARIANTS] = {
 /* The folders made when none is given: the DMSM paper's two sizes. */
 static const unsigned int ls_gen_files[] = { 5, 408 };
 #define LS_NR_GEN	(sizeof(ls_gen_files) / sizeof(ls_gen_files[0]))
-#define LS_TARGET_FILES	408
-#define LS_TARGET	1.3
 
 /**
  * struct ls_folder - one folder's samples
@@ -73,10 +73,12 @@ static const unsigned int ls_gen_files[] = { 5, 408 };
  * @ns:      whole listings per variant, one per timed round
  * @stat_ns: the stat phase alone, for wsc and conventional
  * @agree:   every round so far agreed (a disagreement is told once)
+ * @done:    timed rounds taken: all of them, or fewer after a signal
  */
 struct ls_folder {
 	char path[4096];
 	size_t files;
+	unsigned int done;
 	uint64_t *ns[LS_NR_VARIANTS];
 	uint64_t *stat_ns[LS_V_SYSTEM];
 	bool agree;
@@ -261,7 +263,11 @@ static int ls_run_folder(struct ls_run *r, unsigned int fi)
 	uint64_t ns, stat_ns = 0;
 
 	f->agree = true;
+	f->done = 0;
 	for (round = 0; round <= reps; round++) {
+		/* Between rounds: a round cut short is not kept. */
+		if (interrupted())
+			break;
 		if (r->progress)
 			fprintf(stderr, "wsc ls: folder %u of %u, round %u of %u\r",
 				fi + 1, r->nr_f, round, reps);
@@ -269,14 +275,18 @@ static int ls_run_folder(struct ls_run *r, unsigned int fi)
 			enum ls_variant v = ls_order[round % LS_NR_ORDERS][k];
 
 			if (ls_run_once(r, f, v, &ns, &stat_ns))
-				return -1;
+				return interrupted() ? 0 : -1;
 			if (!round)
 				continue;
 			f->ns[v][round - 1] = ns;
 			if (v != LS_V_SYSTEM)
 				f->stat_ns[v][round - 1] = stat_ns;
 		}
+		if (interrupted())
+			break;
 		ls_check_round(r, f);
+		if (round)
+			f->done = round;
 	}
 	if (r->progress)
 		fprintf(stderr, "%60s\r", "");
@@ -300,66 +310,83 @@ static struct ls_fig ls_figures(const uint64_t *ns, unsigned int n)
 	return fig;
 }
 
+/* @base: the conventional median the speedup is over; 0 for the baseline. */
 static void ls_print_row(const char *label, const struct ls_fig *fig,
 			 double base)
 {
-	printf("%-20s %12.3f %12.3f %12.3f %8.3f\n", label, fig->median / 1e3,
+	char words[40];
+
+	printf("%-20s %12.3f %12.3f %12.3f  %s\n", label, fig->median / 1e3,
 	       (double)fig->min / 1e3, (double)fig->max / 1e3,
-	       fig->median / base);
+	       base > 0 ? speedup_words(words, sizeof(words),
+					speedup_of(base, fig->median)) :
+	       "baseline");
 }
 
-/* The folder with the most files: the one the target is about. */
-static const struct ls_folder *ls_target_folder(const struct ls_run *r)
+/* The measured folder with the most files: the one the summary is about. */
+static const struct ls_folder *ls_main_folder(const struct ls_run *r)
 {
-	const struct ls_folder *best = &r->f[0];
+	const struct ls_folder *best = NULL;
 	unsigned int i;
 
-	for (i = 1; i < r->nr_f; i++)
-		if (r->f[i].files >= best->files)
+	for (i = 0; i < r->nr_f; i++)
+		if (r->f[i].done && (!best || r->f[i].files >= best->files))
 			best = &r->f[i];
 	return best;
 }
 
+/* Every folder measured agreed; one a signal came before is not judged. */
 static bool ls_verified(const struct ls_run *r)
 {
 	unsigned int i;
 
 	for (i = 0; i < r->nr_f; i++)
-		if (!r->f[i].agree)
+		if (r->f[i].done && !r->f[i].agree)
 			return false;
 	return true;
 }
 
 static void ls_print_tables(const struct ls_run *r)
 {
-	unsigned int reps = r->o->reps, i, v;
-	const struct ls_folder *t = ls_target_folder(r);
+	unsigned int reps, i, v;
+	const struct ls_folder *t = ls_main_folder(r);
 	struct ls_fig fig, conv, sfig, sconv;
-	double speedup, stat_speedup;
+	char words[40];
 
 	printf("# wsc ls --compare: %u timed rounds per variant after one warm-up round, the variants interleaved in a 6-round order: each first twice, each after each other equally often\n",
-	       reps);
+	       r->o->reps);
+	if (interrupted())
+		printf("# INTERRUPTED by %s: the folders below with the rounds taken until then\n",
+		       interrupt_name());
 	printf("# wsc: the stat calls as one batch of newfstatat entries through /dev/wsc; conventional: a loop of fstatat(); both read the names with getdents64 and format ls -l's text in memory\n");
 	printf("# system: fork + exec of %s -l --time-style=long-iso (LC_ALL=C), output drained from a pipe, reaped: a whole process\n",
 	       r->sys.path);
 	printf("# stat phase: the stat calls alone; wsc's listing also opens and closes /dev/wsc, its stat phase does not\n");
-	printf("# times in us (CLOCK_MONOTONIC); ratio = median / conventional's median, below 1 is faster\n");
+	printf("# times in us (CLOCK_MONOTONIC); speedup over conventional: its median / the variant's, above 1 is faster\n");
 	env_print_text(stdout);
 	for (i = 0; i < r->nr_f; i++) {
 		const struct ls_folder *f = &r->f[i];
 
-		printf("\n# %s: %zu files\n", f->path, f->files);
-		printf("%-20s %12s %12s %12s %8s\n", "variant", "median_us",
-		       "min_us", "max_us", "ratio");
+		reps = f->done;
+		if (!reps) {
+			printf("\n# %s: not measured (interrupted before)\n", f->path);
+			continue;
+		}
+		printf("\n# %s: %zu files", f->path, f->files);
+		if (reps != r->o->reps)
+			printf(", %u of %u rounds (interrupted)", reps, r->o->reps);
+		printf("\n%-20s %12s %12s %12s  %s\n", "variant", "median_us",
+		       "min_us", "max_us", "vs conventional");
 		conv = ls_figures(f->ns[LS_V_CONVENTIONAL], reps);
 		for (v = 0; v < LS_NR_VARIANTS; v++) {
 			fig = ls_figures(f->ns[v], reps);
-			ls_print_row(ls_variant_name[v], &fig, conv.median);
+			ls_print_row(ls_variant_name[v], &fig,
+				     v == LS_V_CONVENTIONAL ? 0 : conv.median);
 		}
 		sconv = ls_figures(f->stat_ns[LS_V_CONVENTIONAL], reps);
 		sfig = ls_figures(f->stat_ns[LS_V_WSC], reps);
 		ls_print_row("wsc stat phase", &sfig, sconv.median);
-		ls_print_row("conventional stat", &sconv, sconv.median);
+		ls_print_row("conventional stat", &sconv, 0);
 	}
 	printf("\n");
 	if (ls_verified(r))
@@ -367,23 +394,24 @@ static void ls_print_tables(const struct ls_run *r)
 	else
 		printf("# NOT verified: the listings disagreed (above, on stderr); the times claim nothing\n");
 
-	speedup = ls_figures(t->ns[LS_V_CONVENTIONAL], reps).median /
-		  ls_figures(t->ns[LS_V_WSC], reps).median;
-	stat_speedup = ls_figures(t->stat_ns[LS_V_CONVENTIONAL], reps).median /
-		       ls_figures(t->stat_ns[LS_V_WSC], reps).median;
-	printf("wsc vs conventional over %zu files: %.2fx faster", t->files,
-	       speedup);
-	if (t->files == LS_TARGET_FILES)
-		printf(" (target >= %.1fx: %s)\n", LS_TARGET,
-		       speedup >= LS_TARGET ? "met" : "MISSED");
-	else
-		printf(" (the target, >= %.1fx, is stated for %u files)\n",
-		       LS_TARGET, LS_TARGET_FILES);
-	printf("stat phase alone over %zu files: %.2fx faster\n", t->files,
-	       stat_speedup);
+	if (t) {
+		reps = t->done;
+		printf("wsc over %zu files: %s than conventional\n", t->files,
+		       speedup_words(words, sizeof(words),
+				     speedup_of(ls_figures(t->ns[LS_V_CONVENTIONAL], reps).median,
+						ls_figures(t->ns[LS_V_WSC], reps).median)));
+		printf("wsc's stat phase alone over %zu files: %s than conventional's\n",
+		       t->files,
+		       speedup_words(words, sizeof(words),
+				     speedup_of(ls_figures(t->stat_ns[LS_V_CONVENTIONAL], reps).median,
+						ls_figures(t->stat_ns[LS_V_WSC], reps).median)));
+	}
+	if (interrupted())
+		interrupt_print(stdout, "", "the figures are of the rounds taken until then");
+	env_print_note(stdout);
 }
 
-/* A ratio, or null when there is none (no memory for the median). */
+/* A speedup, or null when there is none (no memory for the median). */
 static void ls_json_num(double v)
 {
 	if (isfinite(v))
@@ -402,14 +430,19 @@ static void ls_json_ns(double v)
 
 static void ls_print_json(const struct ls_run *r)
 {
-	unsigned int reps = r->o->reps, i, v;
+	unsigned int reps, i, v;
 	struct ls_fig fig, conv, sfig, sconv;
 	bool first = true;
 
-	printf("{\"verified\": %s, \"repetitions\": %u, \"results\": [",
-	       ls_verified(r) ? "true" : "false", reps);
+	printf("{\"verified\": %s, \"repetitions\": %u, \"interrupted\": %s, \"results\": [",
+	       ls_verified(r) ? "true" : "false", r->o->reps,
+	       interrupted() ? "true" : "false");
 	for (i = 0; i < r->nr_f; i++) {
 		const struct ls_folder *f = &r->f[i];
+
+		reps = f->done;
+		if (!reps)
+			continue;
 
 		conv = ls_figures(f->ns[LS_V_CONVENTIONAL], reps);
 		sconv = ls_figures(f->stat_ns[LS_V_CONVENTIONAL], reps);
@@ -419,22 +452,23 @@ static void ls_print_json(const struct ls_run *r)
 			       f->files);
 			first = false;
 			json_string(stdout, f->path);
-			printf(", \"variant\": \"%s\", \"median_ns\": ",
-			       ls_variant_name[v]);
+			printf(", \"repetitions_done\": %u, \"variant\": \"%s\", \"median_ns\": ",
+			       reps, ls_variant_name[v]);
 			ls_json_ns(fig.median);
-			printf(", \"min_ns\": %llu, \"max_ns\": %llu, \"ratio\": ",
+			/* Conventional's median / this one's: above 1 is faster. */
+			printf(", \"min_ns\": %llu, \"max_ns\": %llu, \"speedup\": ",
 			       (unsigned long long)fig.min,
 			       (unsigned long long)fig.max);
-			ls_json_num(fig.median / conv.median);
+			ls_json_num(speedup_of(conv.median, fig.median));
 			if (v == LS_V_SYSTEM) {
-				printf(", \"stat_median_ns\": null, \"stat_ratio\": null}");
+				printf(", \"stat_median_ns\": null, \"stat_speedup\": null}");
 				continue;
 			}
 			sfig = ls_figures(f->stat_ns[v], reps);
 			printf(", \"stat_median_ns\": ");
 			ls_json_ns(sfig.median);
-			printf(", \"stat_ratio\": ");
-			ls_json_num(sfig.median / sconv.median);
+			printf(", \"stat_speedup\": ");
+			ls_json_num(speedup_of(sconv.median, sfig.median));
 			printf("}");
 		}
 	}
@@ -452,7 +486,7 @@ static int ls_write_csv(const struct ls_run *r, FILE *f)
 	for (i = 0; i < r->nr_f; i++) {
 		const struct ls_folder *d = &r->f[i];
 
-		for (k = 0; k < r->o->reps; k++) {
+		for (k = 0; k < d->done; k++) {
 			for (v = 0; v < LS_NR_VARIANTS; v++)
 				fprintf(f, "%zu,%s,listing,%u,%llu\n", d->files,
 					ls_variant_name[v], k + 1,
@@ -517,6 +551,8 @@ int ls_compare(const struct ls_compare_opts *o)
 	/* Everything that can refuse, before anything is made. */
 	if (ls_wsc_probe() || ls_system_find(&r.sys))
 		goto out;
+	/* From here a signal ends the run with the rounds taken. */
+	interrupt_arm();
 	if (o->csv) {
 		ret = csv_open(&csv, "ls", o->csv);
 		if (ret)
@@ -536,19 +572,30 @@ int ls_compare(const struct ls_compare_opts *o)
 		goto out_csv;
 	}
 	r.progress = !o->json && isatty(STDERR_FILENO);
-	for (i = 0; i < r.nr_f; i++)
+	for (i = 0; i < r.nr_f && !interrupted(); i++)
 		if (ls_run_folder(&r, i))
 			goto out_folders;
 
+	if (interrupted() && !r.f[0].done) {
+		interrupt_print(stderr, "wsc ls: ",
+				"before the first timed round ended: nothing to report");
+		ret = INTERRUPT_EXIT;
+		goto out_folders;
+	}
 	if (o->json)
 		ls_print_json(&r);
 	else
 		ls_print_tables(&r);
 	fflush(stdout);
+	if (interrupted() && o->json)
+		interrupt_print(stderr, "wsc ls: ",
+				"the JSON is of the rounds taken until then (\"interrupted\": true)");
 	ret = ls_verified(&r) ? 0 : 1;
 	/* Samples of listings that disagreed are not worth a file. */
 	if (csv.f && csv_commit(&csv, "ls", ret || ls_write_csv(&r, csv.f)))
 		ret = 1;
+	if (interrupted())
+		ret = INTERRUPT_EXIT;
 
 out_folders:
 	if (!o->dirs && o->keep)
