@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <libwsc.h>
@@ -245,7 +246,9 @@ static void print_vulnerabilities(FILE *f)
 void env_print_json(FILE *f)
 {
 	struct utsname u;
-	char model[256], clock[64], why[160];
+	char model[256], clock[64], why[160], date[32];
+	struct tm tm;
+	time_t now;
 	long policy;
 	int i;
 
@@ -253,7 +256,16 @@ void env_print_json(FILE *f)
 	cpuinfo_field("model name", model, sizeof(model));
 	read_line("/sys/devices/system/clocksource/clocksource0/current_clocksource",
 		  clock, sizeof(clock));
-	fprintf(f, "{\"kernel\": ");
+	/* When and by which wsc: a figure's stamp says both (tools/plot). */
+	now = time(NULL);
+	if (!gmtime_r(&now, &tm) ||
+	    !strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", &tm))
+		date[0] = '\0';
+	fprintf(f, "{\"date\": ");
+	json_string(f, date);
+	fprintf(f, ", \"wsc_version\": ");
+	json_string(f, WSC_VERSION);
+	fprintf(f, ", \"kernel\": ");
 	json_string(f, u.release);
 	fprintf(f, ", \"preempt_rt\": %s, \"cpu\": ",
 		env_preempt_rt() ? "true" : "false");
