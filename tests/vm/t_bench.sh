@@ -21,20 +21,6 @@ exit_code() {
 	echo $?
 }
 
-# interrupt SIG SECONDS OUT CMD...: CMD in the background, its stdout in
-# OUT and stderr in OUT.err, sent SIG after SECONDS; prints its exit code.
-interrupt() {
-	sig=$1 secs=$2 o=$3
-	shift 3
-	# A script's background job starts with SIGINT ignored, which wsc
-	# keeps: give it the default, as a terminal's foreground job has.
-	env --default-signal=INT "$@" > "$o" 2> "$o.err" &
-	pid=$!
-	sleep "$secs"
-	kill -"$sig" $pid
-	wait $pid
-	echo $?
-}
 
 # Nothing named *.tmp anywhere under $1: no half-written file was left.
 no_tmp() {

@@ -236,20 +236,6 @@ fi
 
 # SIGINT and SIGTERM mid-run: what was measured so far, marked as
 # interrupted, in the output and the files asked for, and exit code 130.
-# interrupt SIG SECONDS OUT CMD...: CMD in the background (stdout in OUT,
-# stderr in OUT.err), sent SIG after SECONDS; prints its exit code.
-interrupt() {
-	sig=$1 secs=$2 o=$3
-	shift 3
-	# A script's background job starts with SIGINT ignored, which wsc
-	# keeps: give it the default, as a terminal's foreground job has.
-	env --default-signal=INT "$@" > "$o" 2> "$o.err" &
-	pid=$!
-	sleep "$secs"
-	kill -"$sig" $pid
-	wait $pid
-	echo $?
-}
 # 100 rounds of a few seconds each under TCG: the signal comes after some.
 rc=$(interrupt INT 20 "$out/fit.json" $wsc bench fit --iters 20000000 --rounds 100 --json --csv "$out/fit.csv")
 check "bench fit --json --csv, SIGINT mid-run: exit 130, stderr says so" sh -c \

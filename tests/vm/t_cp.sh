@@ -263,20 +263,6 @@ check "--help: exit 0, lists the programs" sh -c \
 
 # Interrupted: 400 files and 200 repetitions take minutes under TCG; the
 # signal comes once a few repetitions have ended.
-# interrupt SIG SECONDS OUT CMD...: CMD in the background (stdout in OUT,
-# stderr in OUT.err), sent SIG after SECONDS; prints its exit code.
-interrupt() {
-	sig=$1 secs=$2 o=$3
-	shift 3
-	# A script's background job starts with SIGINT ignored, which wsc
-	# keeps: give it the default, as a terminal's foreground job has.
-	env --default-signal=INT "$@" > "$o" 2> "$o.err" &
-	pid=$!
-	sleep "$secs"
-	kill -"$sig" $pid
-	wait $pid
-	echo $?
-}
 id=$(mktemp -d "$work/int.XXXXXX")
 rc=$(interrupt INT 25 "$out/int.json" $wsc cp -n 400 -r 200 --dir "$id" --json --csv "$out/int.csv")
 check "SIGINT mid-run, --json --csv: exit 130" test "$rc" -eq 130

@@ -199,19 +199,7 @@ done
 check "wsc ls --help: exit 0, usage" sh -c "$wsc ls --help | grep -q '^Usage: wsc ls '"
 
 # Interrupted: 2000 rounds take long under TCG; the signal comes after a
-# few.  ("$@" in the background, SIG after SECONDS; its exit code.)
-interrupt() {
-	sig=$1 secs=$2 o=$3
-	shift 3
-	# A script's background job starts with SIGINT ignored, which wsc
-	# keeps: give it the default, as a terminal's foreground job has.
-	env --default-signal=INT "$@" > "$o" 2> "$o.err" &
-	pid=$!
-	sleep "$secs"
-	kill -"$sig" $pid
-	wait $pid
-	echo $?
-}
+# few (interrupt() is tap.sh's).
 mkdir "$out/iscratch"
 rc=$(interrupt INT 20 "$out/int.json" $wsc ls --compare -r 2000 --json --csv $out/int.csv --dir $out/iscratch)
 check "--compare --json --csv, SIGINT mid-run: exit 130, the folders it made removed" sh -c \

@@ -25,3 +25,18 @@ tap_done() {
 	echo "1..$tap_n"
 	[ "$tap_failed" -eq 0 ]
 }
+
+# interrupt SIG SECONDS OUT CMD...: CMD in the background, its stdout in
+# OUT and stderr in OUT.err, sent SIG after SECONDS; prints its exit code.
+# A script's background job starts with SIGINT ignored, which wsc keeps:
+# CMD gets the default, as a terminal's foreground job has.
+interrupt() {
+	sig=$1 secs=$2 o=$3
+	shift 3
+	env --default-signal=INT "$@" > "$o" 2> "$o.err" &
+	pid=$!
+	sleep "$secs"
+	kill -"$sig" $pid
+	wait $pid
+	echo $?
+}
