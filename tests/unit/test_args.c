@@ -246,12 +246,12 @@ static void test_module_hint(void **state)
 	/* The tree's module is for another kernel: rebuild, or DKMS. */
 	module_hint_for(hint, sizeof(hint), tree, "6.12.0", ko, false);
 	snprintf(want, sizeof(want),
-		 "%s is built for 6.1.0-56-amd64, this kernel is 6.12.0: rebuild it (make module) and sudo insmod it, or install wsc-dkms",
+		 "%s is built for 6.1.0-56-amd64, this kernel is 6.12.0: rebuild it (make module KRELEASE=6.12.0) and sudo insmod it, or install wsc-dkms",
 		 ko);
 	assert_string_equal(hint, want);
 	/* Neither: how to get one. */
 	module_hint_for(hint, sizeof(hint), tree, "6.12.0", NULL, false);
-	assert_string_equal(hint, "no wsc.ko for this kernel (6.12.0): install wsc-dkms, or in a source tree: make module && sudo insmod kmod/wsc.ko");
+	assert_string_equal(hint, "no wsc.ko for this kernel (6.12.0): install wsc-dkms, or in a source tree: make module KRELEASE=6.12.0 && sudo insmod kmod/wsc.ko");
 }
 
 static void test_module_report(void **state)

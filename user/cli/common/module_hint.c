@@ -115,13 +115,14 @@ void module_hint_for(char *buf, size_t len, const char *modroot,
 				 sudo, tree_ko);
 		else
 			snprintf(buf, len,
-				 "%s is built for %s, this kernel is %s: rebuild it (make module) and %sinsmod it, or install wsc-dkms",
-				 tree_ko, built, release, sudo);
+				 "%s is built for %s, this kernel is %s: rebuild it (make module KRELEASE=%s) and %sinsmod it, or install wsc-dkms",
+				 tree_ko, built, release, release, sudo);
 		return;
 	}
+	/* make alone builds for the default kernel (tools/kernel-release). */
 	snprintf(buf, len,
-		 "no wsc.ko for this kernel (%s): install wsc-dkms, or in a source tree: make module && %sinsmod kmod/wsc.ko",
-		 release, sudo);
+		 "no wsc.ko for this kernel (%s): install wsc-dkms, or in a source tree: make module KRELEASE=%s && %sinsmod kmod/wsc.ko",
+		 release, release, sudo);
 }
 
 /*
