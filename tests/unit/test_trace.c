@@ -459,7 +459,8 @@ static void test_json(void **state)
 		"\"max_ns\": 1010000",
 		"\"hist\": [[1024, 1055, 10], [999424, 1015807, 5]]",
 		"{\"name\": \"futex\", \"nr\": 202, \"group\": \"locking\"",
-		"\"environment\": {\"kernel\": ",
+		"\"environment\": {\"date\": \"20",
+		"\"wsc_version\": \"" WSC_VERSION "\", \"kernel\": ",
 	};
 	struct trace_report r;
 	char *out;
