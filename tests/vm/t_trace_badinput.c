@@ -38,6 +38,7 @@
 
 #include "harness.h"
 #include "genl_raw.h"
+#include "proc_task.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
@@ -610,27 +611,6 @@ struct target {
 	pid_t pid;
 	int wake_fd;
 };
-
-/* The first field of /proc/PID/syscall: the call it is blocked in. */
-static bool blocked_in_read(pid_t pid)
-{
-	char path[64], buf[256];
-	ssize_t n;
-	long nr;
-	int fd;
-
-	snprintf(path, sizeof(path), "/proc/%d/syscall", pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return false;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return false;
-	buf[n] = '\0';
-	/* "running" while on a CPU, -1 outside a system call. */
-	return sscanf(buf, "%ld", &nr) == 1 && nr == SYS_read;
-}
 
 /* The state letter of /proc/PID/stat, or '?'. */
 static char task_state(pid_t pid)

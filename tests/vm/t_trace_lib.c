@@ -18,6 +18,7 @@
 #include <libwsc.h>
 
 #include "util.h"
+#include "proc_task.h"
 
 /* The sleeps of the off-CPU test: known, and long against TCG's noise. */
 #define SLEEPS		3
@@ -34,27 +35,6 @@ struct child {
 	pid_t pid;
 	int go;
 };
-
-/* Is @pid blocked in read(), as /proc/PID/syscall's first field says? */
-static bool blocked_in_read(pid_t pid)
-{
-	char path[64], buf[256];
-	ssize_t n;
-	long nr;
-	int fd;
-
-	snprintf(path, sizeof(path), "/proc/%d/syscall", (int)pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return false;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return false;
-	buf[n] = '\0';
-	/* "running" while on a CPU, -1 outside a system call. */
-	return sscanf(buf, "%ld", &nr) == 1 && nr == SYS_read;
-}
 
 /*
  * Fork a child that runs @work(@arg) once child_run() writes its byte.
