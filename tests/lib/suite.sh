@@ -87,5 +87,28 @@ vm_log_verdict() {
 # diagnostics the tests printed (the first 40).
 vm_report() {
 	grep -E '^(not ok|# ---|# vm)' "$1"
-	grep -E '^# [^-]' "$1" | grep -v '^# vm' | head -40
+	grep -E '^# [^-]' "$1" | grep -Ev '^# (vm|time:)' | head -40
+	vm_times "$1"
+}
+
+# vm_times FILE: one line, the suite's time in the guest and its five
+# slowest steps (tests/vm/run's "# time: NAME N s" lines), e.g.
+#   # vm time: 612 s; slowest: t_trace.sh 120 s, t_cli.sh 96 s, ...
+vm_times() {
+	awk '
+		/^# time: / { n++; name[n] = $3; t[n] = $4; total += $4 }
+		END {
+			if (!n) exit
+			line = sprintf("# vm time: %d s; slowest:", total)
+			for (k = 0; k < 5 && k < n; k++) {
+				best = 0
+				for (i = 1; i <= n; i++)
+					if (!(i in used) && (!best || t[i] > t[best]))
+						best = i
+				used[best] = 1
+				line = line sprintf("%s %s %d s", k ? "," : "", name[best], t[best])
+			}
+			print line
+		}
+	' "$1"
 }

@@ -14,11 +14,23 @@ not_ok() {
 	echo "not ok $tap_n $*"
 }
 
-# check NAME CMD...: ok when CMD succeeds.
+# now: seconds since boot, in $now (read, not a forked date: a check
+# costs no extra process).
+now() {
+	read -r now _ < /proc/uptime
+	now=${now%.*}
+}
+
+# check NAME CMD...: ok when CMD succeeds.  A check that took 5 s or more
+# says so ("# took N s"): the suite has a time budget (tests/vm/run).
 check() {
 	name=$1
 	shift
+	now
+	check_t0=$now
 	if "$@"; then ok "$name"; else not_ok "$name"; fi
+	now
+	[ $((now - check_t0)) -lt 5 ] || echo "# took $((now - check_t0)) s"
 }
 
 tap_done() {
