@@ -148,23 +148,25 @@ done
 check "bench --help exits 0 and lists the calls" sh -c "$wsc bench --help | grep -q '^  pipe-write '"
 
 # Interrupted: many more samples than the seconds allow (TCG), so the
-# signal comes mid-run, after the warm-up.
+# signal comes mid-run, after the warm-up.  A few seconds are enough: the
+# samples taken are then checked one by one (check_bench.py), and 20 s of
+# them took a minute and a half to check.
 big=2000000
 mkdir -p "$out/int"
-rc=$(interrupt INT 12 "$out/int/getpid.json" $wsc bench getpid --iters $big --json --csv "$out/int")
+rc=$(interrupt INT 5 "$out/int/getpid.json" $wsc bench getpid --iters $big --json --csv "$out/int")
 check "bench getpid --json --csv, SIGINT mid-run: exit 130" test "$rc" -eq 130
 check "bench getpid, SIGINT: stderr says interrupted" grep -q '^wsc bench: interrupted by SIGINT: ' "$out/int/getpid.json.err"
 check "bench getpid, SIGINT: the JSON (interrupted, fewer iterations) and the CSV agree" sh -c \
 	"$python tests/vm/check_bench.py $big $out/int getpid | grep -qx 'ok getpid' &&
 	 grep -q '\"interrupted\": true' $out/int/getpid.json && test -z \"\$(find $out/int -name '*.tmp')\""
 # A wake-up takes milliseconds under TCG: fewer samples, a shorter warm-up.
-rc=$(interrupt TERM 12 "$out/int/futex.txt" $wsc bench futex --iters 20000)
+rc=$(interrupt TERM 8 "$out/int/futex.txt" $wsc bench futex --iters 20000)
 check "bench futex (two threads), SIGTERM mid-run: exit 130" test "$rc" -eq 130
 check "bench futex, SIGTERM: the table of the samples so far, marked" sh -c \
 	"grep -Eq '^# INTERRUPTED by SIGTERM: [1-9][0-9]* of 20000 samples per variant' $out/int/futex.txt &&
 	 grep -q '^# interrupted by SIGTERM: the figures are of the samples taken until then' $out/int/futex.txt &&
 	 grep -q '^wrapped-1 ' $out/int/futex.txt"
-rc=$(interrupt INT 20 "$out/int/all.txt" $wsc bench --all --iters $big --out "$out/int/all")
+rc=$(interrupt INT 6 "$out/int/all.txt" $wsc bench --all --iters $big --out "$out/int/all")
 check "bench --all, SIGINT in the first call: exit 130, its files and the summary marked" sh -c \
 	"test $rc -eq 130 && test -s $out/int/all/summary.txt &&
 	 grep -q '^# interrupted by SIGINT: ' $out/int/all/summary.txt && grep -q '^# interrupted by SIGINT: ' $out/int/all.txt &&
