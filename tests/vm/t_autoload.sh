@@ -36,7 +36,7 @@ check "depmod writes 'wsc wsc c10:$minor' to modules.devname (got: ${devname:-no
 # That folder in the place of the kernel's own for the rest of the test,
 # as dkms or a package would leave it, and /dev/wsc created as kmod
 # static-nodes does at boot.  (depmod -a of the kernel's own folder takes
-# minutes under TCG; modprobe and kmod static-nodes read the same maps
+# a minute under TCG; modprobe and kmod static-nodes read the same maps
 # either way.)  Unmounted at the end, which leaves the folder as it was.
 if mount --bind "$mods" "/lib/modules/$rel" 2>/dev/null; then
 	# kmod writes to a file of its own: with no -o it opens /dev/stdout
