@@ -39,7 +39,7 @@
 #                      in the VM, used, purged (tests/check-deb)
 #   make check-fresh   the README's make demo and make check, as written, in a
 #                      clean clone inside a pristine Debian 12 root
-#                      (tests/check-fresh; about 15 minutes)
+#                      (tests/check-fresh; about 20 minutes)
 #   make V=1           show full commands
 
 VERSION := $(shell cat VERSION)
