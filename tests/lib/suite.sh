@@ -87,7 +87,7 @@ vm_log_verdict() {
 # diagnostics the tests printed (the first 40).
 vm_report() {
 	grep -E '^(not ok|# ---|# vm)' "$1"
-	grep -E '^# [^-]' "$1" | grep -Ev '^# (vm|time:)' | head -40
+	grep -E '^# [^-]' "$1" | grep -Ev '^# (vm|time:|took )' | head -40
 	vm_times "$1"
 }
 
