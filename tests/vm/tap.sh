@@ -14,11 +14,11 @@ not_ok() {
 	echo "not ok $tap_n $*"
 }
 
-# now: seconds since boot, in $now (read, not a forked date: a check
-# costs no extra process).
-now() {
-	read -r now _ < /proc/uptime
-	now=${now%.*}
+# read_uptime: whole seconds since boot, in $uptime (read, not a forked
+# date: a check costs no extra process).
+read_uptime() {
+	read -r uptime _ < /proc/uptime
+	uptime=${uptime%.*}
 }
 
 # check NAME CMD...: ok when CMD succeeds.  A check that took 5 s or more
@@ -26,11 +26,11 @@ now() {
 check() {
 	name=$1
 	shift
-	now
-	check_t0=$now
+	read_uptime
+	check_t0=$uptime
 	if "$@"; then ok "$name"; else not_ok "$name"; fi
-	now
-	[ $((now - check_t0)) -lt 5 ] || echo "# took $((now - check_t0)) s"
+	read_uptime
+	[ $((uptime - check_t0)) -lt 5 ] || echo "# took $((uptime - check_t0)) s"
 }
 
 tap_done() {
