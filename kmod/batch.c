@@ -340,18 +340,27 @@ static __always_inline u32 wsc_batch_loop(struct wsc_batch *b, bool timing,
 		 * of a file it closed).  Their effects come before the next
 		 * call, and a signal one of them raises stops the batch here.
 		 *
-		 * A signal stops the batch between calls, and so does an
-		 * observer that has just appeared (kmod/policy.h): a seccomp
-		 * filter another thread installed on this one
-		 * (SECCOMP_FILTER_FLAG_TSYNC), a tracer that attached.  The
-		 * rest is refused when resubmitted and runs as plain calls.
-		 * The first call always runs: the submission checked it.
+		 * Then every decision the submission took is taken again, as
+		 * of now (kmod/policy.h): a seccomp filter another thread
+		 * installed on this one (SECCOMP_FILTER_FLAG_TSYNC), a tracer
+		 * that attached, audit switched on, a write to the module's
+		 * switch.  Any of them stops the batch before this call; the
+		 * resubmission is refused and runs as plain calls.  The first
+		 * call is no exception: copying the entries in can fault and
+		 * block (userfaultfd) for as long as the caller likes, and
+		 * then nothing has run, so the ioctl is refused as a whole.
+		 * A signal stops the batch between calls; the first call
+		 * always meets it in its own handler, as a plain call would.
 		 */
 		if (i && unlikely(task_work_pending(current)))
 			wsc_task_work_run();
-		work = READ_ONCE(current_thread_info()->syscall_work);
-		if (i && unlikely(signal_pending(current) ||
-				  wsc_observed_now(work)))
+		work = wsc_syscall_work();
+		if (unlikely(wsc_policy_changed(b->policy_gen, work))) {
+			if (i == 0)
+				*restart = -EOPNOTSUPP;
+			break;
+		}
+		if (i && unlikely(signal_pending(current)))
 			break;
 
 		/*
@@ -376,7 +385,12 @@ static __always_inline u32 wsc_batch_loop(struct wsc_batch *b, bool timing,
 		ret = wsc_call(regs, nr);
 		if (timing)
 			ns = ktime_get_ns() - t0;
-		if (unlikely(traced))
+		/*
+		 * A probe that appeared while the call ran gets its exit too,
+		 * as a plain call's exit work would fire it.
+		 */
+		if (unlikely(traced ||
+			     wsc_syscall_tp_watched(wsc_syscall_work())))
 			wsc_syscall_tp_exit(regs, nr, ret);
 		if (unlikely(wsc_is_restart(ret))) {
 			/*
@@ -437,8 +451,10 @@ done:
  * not run), or a restart code (-ERESTARTSYS and kin) when the very first
  * call was interrupted before it had any effect: then nothing ran, and
  * the ioctl returns that code for the kernel's signal code to act on.
- * -EOPNOTSUPP when nothing ran because someone is attached to the syscall
- * tracepoints and this kernel's cannot be fired (kmod/syscall_tp.c).
+ * -EOPNOTSUPP when nothing ran because the caller is refused now
+ * (kmod/policy.h: something changed since the submission was checked), or
+ * because someone is attached to the syscall tracepoints and this
+ * kernel's cannot be fired (kmod/syscall_tp.c).
  */
 long wsc_batch_run(struct wsc_batch *b)
 {

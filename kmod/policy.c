@@ -14,11 +14,16 @@
  * A caller they refuse is not locked out of anything: libwsc runs its
  * batches as plain system calls.  The same holds for a caller an observer
  * watches call by call (kmod/policy.h).
+ *
+ * A write to either parameter takes effect at once, for batches already
+ * running too: it bumps wsc_policy_gen, and a batch whose submission saw
+ * another generation stops before its next call (wsc_policy_changed()).
  */
 #include <linux/kernel.h>
 #include <linux/capability.h>
 #include <linux/cred.h>
 #include <linux/moduleparam.h>
+#include <linux/seccomp.h>
 #include <linux/uaccess.h>
 #include <linux/uidgid.h>
 #include <linux/user_namespace.h>
@@ -27,9 +32,27 @@
 #include "policy.h"
 
 int wsc_param_disabled;
-/* The syscall work bits that make wsc_observed() true: see policy.h. */
+/* Bumped by every write to disabled or group, after the value is stored. */
+unsigned int wsc_policy_gen;
+/*
+ * The syscall work bits that refuse a caller (kmod/policy.h).  A seccomp
+ * mode always comes with SYSCALL_WORK_SECCOMP (seccomp_assign_mode()), so
+ * the one word read covers the filter too.
+ */
 unsigned long wsc_observed_work __read_mostly =
-	WSC_OBSERVED_PTRACE_WORK | SYSCALL_WORK_SYSCALL_USER_DISPATCH;
+	SYSCALL_WORK_SECCOMP | WSC_OBSERVED_PTRACE_WORK |
+	SYSCALL_WORK_SYSCALL_USER_DISPATCH;
+
+/*
+ * A parameter was just stored: make running batches look again.  The
+ * barrier pairs with the one in wsc_policy_snapshot(): a batch that reads
+ * the new generation reads the new value too.
+ */
+static void wsc_policy_bump(void)
+{
+	smp_wmb();
+	WRITE_ONCE(wsc_policy_gen, READ_ONCE(wsc_policy_gen) + 1);
+}
 
 /**
  * wsc_policy_refuse_tracepoints() - refuse callers while a syscall
@@ -58,6 +81,7 @@ static int wsc_param_disabled_set(const char *val,
 	if (v < WSC_DISABLED_NONE || v > WSC_DISABLED_ALL)
 		return -EINVAL;
 	WRITE_ONCE(wsc_param_disabled, v);
+	wsc_policy_bump();
 	return 0;
 }
 
@@ -78,15 +102,16 @@ static int wsc_param_group_set(const char *val, const struct kernel_param *kp)
 	if (ret)
 		return ret;
 	if (v == -1) {
-		WRITE_ONCE(wsc_param_group, INVALID_GID);
-		return 0;
+		gid = INVALID_GID;
+	} else {
+		if (v < 0)
+			return -EINVAL;
+		gid = make_kgid(&init_user_ns, v);
+		if (!gid_valid(gid))
+			return -EINVAL;
 	}
-	if (v < 0)
-		return -EINVAL;
-	gid = make_kgid(&init_user_ns, v);
-	if (!gid_valid(gid))
-		return -EINVAL;
 	WRITE_ONCE(wsc_param_group, gid);
+	wsc_policy_bump();
 	return 0;
 }
 
@@ -130,7 +155,7 @@ static bool wsc_may_use(void)
  */
 u32 wsc_refusal_slow(void)
 {
-	unsigned long work = READ_ONCE(current_thread_info()->syscall_work);
+	unsigned long work = wsc_syscall_work();
 	int disabled = READ_ONCE(wsc_param_disabled);
 	u32 why = 0;
 
@@ -139,7 +164,7 @@ u32 wsc_refusal_slow(void)
 		why |= WSC_REFUSED_DISABLED;
 	if (READ_ONCE(current->seccomp.mode) != SECCOMP_MODE_DISABLED)
 		why |= WSC_REFUSED_SECCOMP;
-	if (wsc_audited())
+	if (wsc_audit_on(work) || wsc_audit_collecting(work))
 		why |= WSC_REFUSED_AUDIT;
 	if (work & WSC_OBSERVED_PTRACE_WORK)
 		why |= WSC_REFUSED_PTRACE;

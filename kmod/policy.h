@@ -1,9 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Who may run a batch wrapped, and when its calls must run as plain
- * system calls instead: the checks the submission path makes, inline
- * where they are one load each.  Documentation/security.md has the table
- * of observers and why each is here.
+ * system calls instead.
+ *
+ * Every decision is taken twice: when a batch is submitted
+ * (wsc_refused()), and again before each of its calls after the first
+ * (wsc_policy_changed()), because a batch can block in one of its calls
+ * and outlive any decision taken when it entered.  Both are inline and
+ * cost one load per condition when nothing applies.
+ * Documentation/security.md has the table of observers and why each is
+ * here.
  */
 #ifndef _WSC_POLICY_H
 #define _WSC_POLICY_H
@@ -11,7 +17,6 @@
 #include <linux/audit.h>
 #include <linux/compiler.h>
 #include <linux/sched.h>
-#include <linux/seccomp.h>
 #include <linux/thread_info.h>
 #include <uapi/linux/wsc.h>
 
@@ -27,24 +32,40 @@
 					 SYSCALL_WORK_SYSCALL_EXIT_TRAP)
 
 extern int wsc_param_disabled;
+extern unsigned int wsc_policy_gen;
 extern unsigned long wsc_observed_work;
 
 u32 wsc_refusal_slow(void);
 void wsc_policy_refuse_tracepoints(void);
 
+/* The calling thread's syscall work bits, as the entry code reads them. */
+static __always_inline unsigned long wsc_syscall_work(void)
+{
+	return READ_ONCE(current_thread_info()->syscall_work);
+}
+
 /*
- * wsc_audited(): audit is on, this task has an audit context, and rules
- * were loaded when the ioctl entered (audit_dummy_context() false): what
- * makes the kernel build records for a system call.  With audit off the
- * entry path leaves the context's flag as it was, so the flag alone could
- * refuse a task nobody audits.  Rules loaded during a batch apply from
- * the next submission, as they would to a call in flight.
+ * wsc_audit_on(): would audit follow a plain system call this thread
+ * made now?  @work are its syscall work bits: SYSCALL_WORK_SYSCALL_AUDIT
+ * is set exactly on the tasks that have an audit context (audit_alloc(),
+ * at fork, for every task once audit was ever enabled, bar the ones a
+ * "task,never" rule exempts), and never changes while the task runs.
+ *
+ * The rule does not look at whether rules are loaded.  The kernel keeps
+ * that count (audit_n_rules) to itself, and the ioctl's own context holds
+ * only what it was when the ioctl entered: a batch let in during the
+ * moment `auditctl -R` has deleted the rules and not yet loaded the new
+ * ones would run calls that the rules of the next moment record.  So an
+ * audited task is refused whenever audit is enabled, rules or not, as of
+ * now: audit_enabled is read before every call.  The cost, on a host
+ * where auditd runs, is that every batch runs plain
+ * (Documentation/security.md, "Audit").
  */
-static __always_inline bool wsc_audited(void)
+static __always_inline bool wsc_audit_on(unsigned long work)
 {
 #ifdef CONFIG_AUDITSYSCALL
-	/* The global first: with audit off, no load through the context. */
-	return READ_ONCE(audit_enabled) && !audit_dummy_context();
+	return unlikely(work & SYSCALL_WORK_SYSCALL_AUDIT) &&
+	       READ_ONCE(audit_enabled);
 #else
 	/* No system-call auditing built in (the debug kernel's config). */
 	return false;
@@ -52,47 +73,87 @@ static __always_inline bool wsc_audited(void)
 }
 
 /*
- * What can appear between two calls of a batch, @work being the task's
- * syscall work bits as just read: a seccomp filter another thread
- * synchronised onto this one, a tracer that attached.  (Audit cannot: the
- * ioctl's context was decided when it entered.)
+ * wsc_audit_collecting(): the ioctl itself entered with a live audit
+ * context (rules were loaded then, audit_dummy_context() false), so a
+ * path-taking wrapped call would add its name to the ioctl's record, and
+ * keep it (4 KiB, charged to no memory cgroup) until the batch ended,
+ * even if audit was switched off since.  Decided at the ioctl's entry:
+ * asked at submission only.
  */
-static __always_inline bool wsc_observed_now(unsigned long work)
+static __always_inline bool wsc_audit_collecting(unsigned long work)
 {
-	return READ_ONCE(current->seccomp.mode) != SECCOMP_MODE_DISABLED ||
-	       (work & wsc_observed_work);
+#ifdef CONFIG_AUDITSYSCALL
+	return unlikely(work & SYSCALL_WORK_SYSCALL_AUDIT) &&
+	       !audit_dummy_context();
+#else
+	return false;
+#endif
 }
 
-/*
- * True when something watches the calling thread's system calls one by
- * one in a way a wrapped call would slip past: a seccomp filter sees only
- * the ioctl; an audit context with rules loaded would record only the
- * ioctl and would keep every path the batch looked up until it ends (not
- * charged to any memory cgroup); a tracer would stop only at it.  The
- * syscall tracepoints are not among them: kmod/syscall_tp.c fires them
- * for each wrapped call, unless this kernel's could not be checked at
- * load, and then wsc_observed_work has SYSCALL_WORK_SYSCALL_TRACEPOINT.
+/**
+ * wsc_policy_snapshot() - the administrator's switch, as of now
+ *
+ * Read before the switch itself is (wsc_refused()), paired with the
+ * barrier in the parameters' setters: a change that the submission's
+ * checks did not see shows as a different generation before the next
+ * call.
+ *
+ * Return: the generation to hand to wsc_policy_changed().
  */
-static __always_inline bool wsc_observed(void)
+static __always_inline unsigned int wsc_policy_snapshot(void)
 {
-	unsigned long work = READ_ONCE(current_thread_info()->syscall_work);
+	unsigned int gen = READ_ONCE(wsc_policy_gen);
 
-	return wsc_observed_now(work) || wsc_audited();
+	smp_rmb();
+	return gen;
+}
+
+/**
+ * wsc_policy_changed() - must the batch stop before its next call?
+ * @gen:  wsc_policy_snapshot() at submission
+ * @work: the thread's syscall work bits, just read
+ *
+ * Something the submission's checks would now refuse: a seccomp filter
+ * another thread synchronised onto this one (SECCOMP_FILTER_FLAG_TSYNC
+ * sets SYSCALL_WORK_SECCOMP with the mode), a tracer that attached, audit
+ * switched on, or any write to the module parameters disabled and group
+ * (the resubmission decides again; a write that changes nothing costs one
+ * resubmission).
+ *
+ * Return: true when the batch must stop; the resubmission is then refused
+ * and libwsc runs the rest plain.
+ */
+static __always_inline bool wsc_policy_changed(unsigned int gen,
+					       unsigned long work)
+{
+	return (work & wsc_observed_work) || wsc_audit_on(work) ||
+	       READ_ONCE(wsc_policy_gen) != gen;
 }
 
 /**
  * wsc_refused() - must the calling thread's batch run as plain calls?
  *
  * The administrator's switch (the module parameters disabled and group)
- * and every observer of wsc_observed().  One load per condition when
- * nothing applies; the reasons are worked out only for a refusal.
+ * and every observer that follows system calls one by one in a way a
+ * wrapped call would slip past: a seccomp filter sees only the ioctl; a
+ * tracer would stop only at it; audit would record only it
+ * (wsc_audit_on(), wsc_audit_collecting()).  The syscall tracepoints are
+ * not among them: kmod/syscall_tp.c fires them for each wrapped call,
+ * unless this kernel's could not be checked at load, and then
+ * wsc_observed_work has SYSCALL_WORK_SYSCALL_TRACEPOINT.
+ *
+ * One load per condition when nothing applies; the reasons are worked out
+ * only for a refusal.
  *
  * Return: 0 when the batch may run wrapped, else the enum wsc_refusal
  * reasons.
  */
 static __always_inline u32 wsc_refused(void)
 {
-	if (likely(!READ_ONCE(wsc_param_disabled) && !wsc_observed()))
+	unsigned long work = wsc_syscall_work();
+
+	if (likely(!READ_ONCE(wsc_param_disabled) &&
+		   !(work & (wsc_observed_work | SYSCALL_WORK_SYSCALL_AUDIT))))
 		return 0;
 	return wsc_refusal_slow();
 }

@@ -15,22 +15,33 @@
  *
  * The working memory is a buffer the open file keeps from one submission
  * to the next, taken at the first submission from the smallest size class
- * that holds it (a page holds 54 entries), swapped for a larger one when a
+ * that holds it (a page holds 56 entries), swapped for a larger one when a
  * larger submission comes: opening /dev/wsc allocates nothing large.  Threads
  * that share one open file and submit at the same time each get a buffer:
  * the kept one goes to whoever takes it first, the others allocate.
  *
- * The buffers come from wsc's own slab caches, one per size class, each
- * with a constructor, because the slab allocator does not zero objects of
- * a cache that has one.  Debian's kernels zero every other allocation
- * (init_on_alloc), at about 3 us a KiB under TCG (the 74 KiB buffer that
- * wsc 0.1 made at every open cost about 220 us): the 32 KiB of a batch of
- * 408 calls would take back a quarter of what its saved kernel entries
- * gain, at every open of /dev/wsc.  A freed buffer goes back to its cache
- * and comes out again as it was, for the next open.  Nothing of
- * its last user can show: entries are copied in before they are read,
- * only results the run wrote are copied out, and the registers hold
- * nothing but the arguments wsc_load_args() writes before every call.
+ * The buffers of up to 64 KiB come from wsc's own slab caches, one per
+ * size class, each with a constructor, because the slab allocator does not
+ * zero objects of a cache that has one.  Debian's kernels zero every other
+ * allocation (init_on_alloc), at about 3 us a KiB under TCG (the 74 KiB
+ * buffer that wsc 0.1 made at every open cost about 220 us): the 32 KiB of
+ * a batch of 408 calls would take back a quarter of what its saved kernel
+ * entries gain, at every open of /dev/wsc.  A freed buffer goes back to its
+ * cache and comes out again as it was, for the next open.  Nothing of its
+ * last user can show: entries are copied in before they are read, and only
+ * results the run wrote are copied out.
+ *
+ * Every buffer is charged to the caller's memory cgroup at the size it
+ * pins.  Those four sizes tile their slabs exactly (eight 4 KiB objects to
+ * an order-3 slab, two of 16 KiB, one of 32 KiB; one of 64 KiB to an
+ * order-4 slab), and SLAB_ACCOUNT charges each object whole.  The largest
+ * class, 1024 entries in 73,736 bytes, would sit alone in an order-5 slab
+ * of 128 KiB, charged 72 KiB: it is vmalloc()ed instead, 19 pages, every
+ * one charged (GFP_KERNEL_ACCOUNT), zeroed once per open that needs it.
+ *
+ * The registers the handlers are called with live on the stack, and are
+ * filled from the ioctl's own user frame at each submission
+ * (wsc_regs_from_frame()).
  */
 #include <linux/kernel.h>
 #include <linux/errno.h>
@@ -38,9 +49,12 @@
 #include <linux/fs.h>
 #include <linux/mm.h>
 #include <linux/sched.h>
+#include <linux/sched/task_stack.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
+#include <linux/ptrace.h>
 #include <linux/uaccess.h>
+#include <linux/vmalloc.h>
 
 #include "wsc.h"
 #include "policy.h"
@@ -48,9 +62,8 @@
 /**
  * struct wsc_buf - one submission's working memory
  * @cap:   entries it holds; the results follow the @cap entries
- * @class: its size class, the index of the cache it goes back to
- * @regs:  the registers handlers are called with, zeroed by the cache's
- *         constructor; only their argument slots change after
+ * @class: its size class: the index of the cache it goes back to, or
+ *         WSC_BUF_VMALLOC
  * @ent:   @cap entries, then @cap results
  *
  * The entries and results are not zeroed: every entry is copied in
@@ -59,7 +72,6 @@
 struct wsc_buf {
 	u32 cap;
 	u32 class;
-	struct pt_regs regs;
 	struct wsc_entry ent[];
 };
 
@@ -68,20 +80,22 @@ struct wsc_buf {
 	(offsetof(struct wsc_buf, ent) + (size_t)(cap) * WSC_SLOT_SIZE)
 
 /*
- * The size classes: 54, 225, 453 and 907 entries, then the most a batch
- * may hold.  The first is what a small batch needs; from 16 KiB on they
- * double (a 408-name listing takes the third).  /proc/slabinfo lists them.
+ * The size classes: 56, 227, 455 and 910 entries from the slab caches
+ * (/proc/slabinfo lists them), then the most a batch may hold, vmalloc()ed
+ * (WSC_BUF_VMALLOC).  The first is what a small batch needs; from 16 KiB
+ * on they double (a 408-name listing takes the third).
  */
 static const unsigned int wsc_buf_class_size[] = {
 	SZ_4K, SZ_16K, SZ_32K, SZ_64K, WSC_BUF_SIZE(WSC_MAX_ENTRIES),
 };
 static const char *const wsc_buf_class_name[] = {
 	"wsc_buf_4k", "wsc_buf_16k", "wsc_buf_32k", "wsc_buf_64k",
-	"wsc_buf_max",
 };
 #define WSC_BUF_CLASSES	ARRAY_SIZE(wsc_buf_class_size)
+#define WSC_BUF_CACHES	ARRAY_SIZE(wsc_buf_class_name)
+#define WSC_BUF_VMALLOC	WSC_BUF_CACHES
 
-static struct kmem_cache *wsc_buf_cache[WSC_BUF_CLASSES];
+static struct kmem_cache *wsc_buf_cache[WSC_BUF_CACHES];
 
 static u32 wsc_buf_class_cap(unsigned int class)
 {
@@ -90,12 +104,12 @@ static u32 wsc_buf_class_cap(unsigned int class)
 		     WSC_MAX_ENTRIES);
 }
 
-/* Runs once per object, when its slab is made; see the top of the file. */
+/*
+ * Nothing to set up: a cache with a constructor is one whose objects the
+ * slab allocator does not zero (see the top of the file).
+ */
 static void wsc_buf_ctor(void *obj)
 {
-	struct wsc_buf *buf = obj;
-
-	memset(&buf->regs, 0, sizeof(buf->regs));
 }
 
 /* A buffer of the smallest class that holds @count entries. */
@@ -107,7 +121,10 @@ static struct wsc_buf *wsc_buf_alloc(u32 count)
 	/* The last class holds WSC_MAX_ENTRIES, which @count never passes. */
 	while (wsc_buf_class_cap(class) < count && class < WSC_BUF_CLASSES - 1)
 		class++;
-	buf = kmem_cache_alloc(wsc_buf_cache[class], GFP_KERNEL);
+	if (class == WSC_BUF_VMALLOC)
+		buf = __vmalloc(wsc_buf_class_size[class], GFP_KERNEL_ACCOUNT);
+	else
+		buf = kmem_cache_alloc(wsc_buf_cache[class], GFP_KERNEL);
 	if (!buf)
 		return NULL;
 	buf->class = class;
@@ -117,7 +134,11 @@ static struct wsc_buf *wsc_buf_alloc(u32 count)
 
 static void wsc_buf_free(struct wsc_buf *buf)
 {
-	if (buf)
+	if (!buf)
+		return;
+	if (buf->class == WSC_BUF_VMALLOC)
+		vfree(buf);
+	else
 		kmem_cache_free(wsc_buf_cache[buf->class], buf);
 }
 
@@ -148,7 +169,7 @@ void wsc_submit_exit(void)
 {
 	unsigned int class;
 
-	for (class = 0; class < WSC_BUF_CLASSES; class++) {
+	for (class = 0; class < WSC_BUF_CACHES; class++) {
 		kmem_cache_destroy(wsc_buf_cache[class]);
 		wsc_buf_cache[class] = NULL;
 	}
@@ -163,9 +184,9 @@ int wsc_submit_init(void)
 {
 	unsigned int class;
 
-	BUILD_BUG_ON(ARRAY_SIZE(wsc_buf_class_name) != WSC_BUF_CLASSES);
+	BUILD_BUG_ON(WSC_BUF_CACHES != WSC_BUF_CLASSES - 1);
 	BUILD_BUG_ON(WSC_BUF_SIZE(WSC_MAX_ENTRIES) <= SZ_64K);
-	for (class = 0; class < WSC_BUF_CLASSES; class++) {
+	for (class = 0; class < WSC_BUF_CACHES; class++) {
 		/* Charged to the submitter's memory cgroup (SLAB_ACCOUNT). */
 		wsc_buf_cache[class] =
 			kmem_cache_create(wsc_buf_class_name[class],
@@ -183,7 +204,6 @@ int wsc_submit_init(void)
 static void wsc_batch_layout(struct wsc_batch *b, struct wsc_buf *buf,
 			     const struct wsc_submit *s)
 {
-	b->regs = &buf->regs;
 	b->ent = buf->ent;
 	b->res = (struct wsc_result *)&buf->ent[buf->cap];
 	b->count = s->count;
@@ -298,6 +318,28 @@ static noinline int wsc_batch_get(struct wsc_batch *b,
 	return ret;
 }
 
+/*
+ * The registers every call of the batch is made with start as the
+ * ioctl's own user frame: what the entry code saved of the caller's
+ * registers (ip and sp at the ioctl's site, cs and ss, flags, the
+ * callee-saved ones).  An observer handed them (a syscall tracepoint's
+ * probe, a kprobe on a handler) then sees a call from that site, in user
+ * mode (user_mode(), perf's exclude_kernel), as for a plain call made
+ * there.  wsc_call() and wsc_load_args() write the number and the
+ * arguments over it for each call.  Word by word: a string move runs one
+ * iteration at a time under TCG.
+ */
+static __always_inline void wsc_regs_from_frame(struct pt_regs *regs)
+{
+	const unsigned long *from = (const unsigned long *)current_pt_regs();
+	unsigned long *to = (unsigned long *)regs;
+	unsigned int k;
+
+	BUILD_BUG_ON(sizeof(*regs) % sizeof(*to));
+	for (k = 0; k < sizeof(*regs) / sizeof(*to); k++)
+		to[k] = from[k];
+}
+
 /**
  * wsc_submit() - WSC_IOC_SUBMIT
  * @file: the open /dev/wsc
@@ -316,7 +358,9 @@ long wsc_submit(struct file *file, struct wsc_submit __user *argp)
 	struct wsc_buf *buf, *bigger;
 	struct wsc_submit s;
 	struct wsc_batch b;
+	struct pt_regs regs;
 	u32 error_index = WSC_NO_INDEX;
+	unsigned int policy_gen;
 	int got;
 	long ret;
 
@@ -328,8 +372,10 @@ long wsc_submit(struct file *file, struct wsc_submit __user *argp)
 	 * Before anything is read: a caller the administrator has not let
 	 * use wsc, or whose calls an observer follows one by one (a seccomp
 	 * filter, audit, a tracer; kmod/policy.h), runs its batch as plain
-	 * calls, which libwsc does on this errno and no other.
+	 * calls, which libwsc does on this errno and no other.  The batch
+	 * loop asks again before each call, the first included.
 	 */
+	policy_gen = wsc_policy_snapshot();
 	if (unlikely(wsc_refused())) {
 		if (put_user(WSC_NO_INDEX, &argp->error_index))
 			return -EFAULT;
@@ -375,6 +421,9 @@ long wsc_submit(struct file *file, struct wsc_submit __user *argp)
 		goto out_keep_buf;
 	}
 
+	b.policy_gen = policy_gen;
+	b.regs = &regs;
+	wsc_regs_from_frame(&regs);
 	ret = wsc_batch_run(&b);
 	/*
 	 * A call of the batch, or another thread, can have unmapped the

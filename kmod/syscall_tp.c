@@ -106,11 +106,14 @@ bool wsc_syscall_tp_enter(struct pt_regs *regs, u32 nr)
  * @ret:  what the handler returned, a restart code included (a real
  *        call's exit event shows it too, before the signal code acts)
  *
- * Fired only for a call whose wsc_syscall_tp_enter() allowed it.
+ * Fired for a call whose wsc_syscall_tp_enter() allowed it, and for one
+ * that was running when a probe appeared: a plain call in flight gets its
+ * exit event then too.  (Where the tracepoints cannot be fired, the probe's
+ * arrival stops the batch before its next call instead.)
  */
 void wsc_syscall_tp_exit(struct pt_regs *regs, u32 nr, long ret)
 {
-	if (!wsc_tp_attached(&wsc_tp_exit))
+	if (unlikely(!wsc_tp_usable) || !wsc_tp_attached(&wsc_tp_exit))
 		return;
 	/* syscall_get_nr() and syscall_get_return_value() read these. */
 	regs->orig_ax = nr;

@@ -57,7 +57,7 @@ void wsc_syscall_tp_exit(struct pt_regs *regs, u32 nr, long ret);
  * Is anyone attached to the syscall tracepoints?  The flag the kernel's
  * own entry code tests (syscall_regfunc() sets it on every task), in
  * @work, the task's syscall work bits the batch loop read once for this
- * and for wsc_observed_now(): a batch pays what a system call pays.
+ * and for wsc_policy_changed(): a batch pays what a system call pays.
  */
 static __always_inline bool wsc_syscall_tp_watched(unsigned long work)
 {
@@ -140,10 +140,12 @@ u64 wsc_stats_sum_batches(void);
  * struct wsc_batch - a submission copied into the kernel
  * @ent:   the entries, copied in once
  * @res:   the results, copied out once
- * @regs:  the registers handlers are called with; only the argument
- *         registers are ever written, the rest stay zero
+ * @regs:  the registers handlers are called with: the ioctl's own user
+ *         frame, as a system call from its site would have them, with
+ *         the argument registers, orig_ax and ax set for each call
  * @count: entries in @ent
  * @flags: WSC_SUBMIT_* flags
+ * @policy_gen: wsc_policy_snapshot() before the submission was checked
  */
 struct wsc_batch {
 	struct wsc_entry *ent;
@@ -151,6 +153,7 @@ struct wsc_batch {
 	struct pt_regs *regs;
 	u32 count;
 	u32 flags;
+	unsigned int policy_gen;
 };
 
 int wsc_batch_validate(const struct wsc_batch *b, u32 *error_index);
