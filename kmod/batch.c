@@ -304,6 +304,14 @@ static __always_inline u32 wsc_batch_loop(struct wsc_batch *b, bool timing,
 	struct wsc_result *res = b->res;
 	struct pt_regs *regs = b->regs;
 	u32 count = b->count, nops = 0, nop_errors = 0, i;
+	/* Set at load, before /dev/wsc exists: constant for the batch. */
+	unsigned long observed = READ_ONCE(wsc_observed_work);
+	/*
+	 * The thread's syscall work bits, read again after every call and
+	 * after anything between two calls that can sleep: what the checks
+	 * before the next call see is never older than the last call's end.
+	 */
+	unsigned long work = wsc_syscall_work();
 	bool stopped = false;
 
 	for (i = 0; i < count; i++) {
@@ -311,7 +319,6 @@ static __always_inline u32 wsc_batch_loop(struct wsc_batch *b, bool timing,
 		u32 nr = e->nr;
 		u64 t0 = 0, ns = 0;
 		bool failed, traced;
-		unsigned long work;
 		s64 ret;
 
 		if (unlikely(e->flags & WSC_ENTRY_NEW_CHAIN))
@@ -352,10 +359,11 @@ static __always_inline u32 wsc_batch_loop(struct wsc_batch *b, bool timing,
 		 * A signal stops the batch between calls; the first call
 		 * always meets it in its own handler, as a plain call would.
 		 */
-		if (i && unlikely(task_work_pending(current)))
+		if (i && unlikely(task_work_pending(current))) {
 			wsc_task_work_run();
-		work = wsc_syscall_work();
-		if (unlikely(wsc_policy_changed(b->policy_gen, work))) {
+			work = wsc_syscall_work();
+		}
+		if (unlikely(wsc_policy_changed(b->policy_gen, work, observed))) {
 			if (i == 0)
 				*restart = -EOPNOTSUPP;
 			break;
@@ -389,8 +397,8 @@ static __always_inline u32 wsc_batch_loop(struct wsc_batch *b, bool timing,
 		 * A probe that appeared while the call ran gets its exit too,
 		 * as a plain call's exit work would fire it.
 		 */
-		if (unlikely(traced ||
-			     wsc_syscall_tp_watched(wsc_syscall_work())))
+		work = wsc_syscall_work();
+		if (unlikely(traced || wsc_syscall_tp_watched(work)))
 			wsc_syscall_tp_exit(regs, nr, ret);
 		if (unlikely(wsc_is_restart(ret))) {
 			/*
@@ -416,8 +424,10 @@ static __always_inline u32 wsc_batch_loop(struct wsc_batch *b, bool timing,
 			ret = -EINTR;
 		}
 		wsc_account(wsc_dispatch[nr].slot, ret, timing, ns);
-		if (unlikely(need_resched()))
+		if (unlikely(need_resched())) {
 			cond_resched();
+			work = wsc_syscall_work();
+		}
 		goto done;
 nop:
 		nops++;

@@ -164,7 +164,7 @@ u32 wsc_refusal_slow(void)
 		why |= WSC_REFUSED_DISABLED;
 	if (READ_ONCE(current->seccomp.mode) != SECCOMP_MODE_DISABLED)
 		why |= WSC_REFUSED_SECCOMP;
-	if (wsc_audit_on(work) || wsc_audit_collecting(work))
+	if (wsc_audit_on(work))
 		why |= WSC_REFUSED_AUDIT;
 	if (work & WSC_OBSERVED_PTRACE_WORK)
 		why |= WSC_REFUSED_PTRACE;

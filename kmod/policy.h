@@ -60,6 +60,13 @@ static __always_inline unsigned long wsc_syscall_work(void)
  * now: audit_enabled is read before every call.  The cost, on a host
  * where auditd runs, is that every batch runs plain
  * (Documentation/security.md, "Audit").
+ *
+ * One case is left: audit switched off between the ioctl's entry (rules
+ * loaded, its context live) and the submission's check.  The batch runs,
+ * and its path lookups add their names to the ioctl's record until it
+ * ends.  Only the administrator's `auditctl -e 0` at that instant makes
+ * it, and audit_dummy_context() cannot tell it from a context that never
+ * entered a system call with audit on (its flag starts false).
  */
 static __always_inline bool wsc_audit_on(unsigned long work)
 {
@@ -68,24 +75,6 @@ static __always_inline bool wsc_audit_on(unsigned long work)
 	       READ_ONCE(audit_enabled);
 #else
 	/* No system-call auditing built in (the debug kernel's config). */
-	return false;
-#endif
-}
-
-/*
- * wsc_audit_collecting(): the ioctl itself entered with a live audit
- * context (rules were loaded then, audit_dummy_context() false), so a
- * path-taking wrapped call would add its name to the ioctl's record, and
- * keep it (4 KiB, charged to no memory cgroup) until the batch ended,
- * even if audit was switched off since.  Decided at the ioctl's entry:
- * asked at submission only.
- */
-static __always_inline bool wsc_audit_collecting(unsigned long work)
-{
-#ifdef CONFIG_AUDITSYSCALL
-	return unlikely(work & SYSCALL_WORK_SYSCALL_AUDIT) &&
-	       !audit_dummy_context();
-#else
 	return false;
 #endif
 }
@@ -110,8 +99,9 @@ static __always_inline unsigned int wsc_policy_snapshot(void)
 
 /**
  * wsc_policy_changed() - must the batch stop before its next call?
- * @gen:  wsc_policy_snapshot() at submission
- * @work: the thread's syscall work bits, just read
+ * @gen:      wsc_policy_snapshot() at submission
+ * @work:     the thread's syscall work bits, read since the last call
+ * @observed: wsc_observed_work, which is set at load
  *
  * Something the submission's checks would now refuse: a seccomp filter
  * another thread synchronised onto this one (SECCOMP_FILTER_FLAG_TSYNC
@@ -124,9 +114,10 @@ static __always_inline unsigned int wsc_policy_snapshot(void)
  * and libwsc runs the rest plain.
  */
 static __always_inline bool wsc_policy_changed(unsigned int gen,
-					       unsigned long work)
+					       unsigned long work,
+					       unsigned long observed)
 {
-	return (work & wsc_observed_work) || wsc_audit_on(work) ||
+	return (work & observed) || wsc_audit_on(work) ||
 	       READ_ONCE(wsc_policy_gen) != gen;
 }
 
@@ -137,7 +128,7 @@ static __always_inline bool wsc_policy_changed(unsigned int gen,
  * and every observer that follows system calls one by one in a way a
  * wrapped call would slip past: a seccomp filter sees only the ioctl; a
  * tracer would stop only at it; audit would record only it
- * (wsc_audit_on(), wsc_audit_collecting()).  The syscall tracepoints are
+ * (wsc_audit_on()).  The syscall tracepoints are
  * not among them: kmod/syscall_tp.c fires them for each wrapped call,
  * unless this kernel's could not be checked at load, and then
  * wsc_observed_work has SYSCALL_WORK_SYSCALL_TRACEPOINT.

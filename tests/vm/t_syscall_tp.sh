@@ -175,10 +175,60 @@ EOF
 		sh -c "perf script -i '$out/perf.data' -F event,trace 2>/dev/null |
 			grep -o 'NR [0-9]*' | tr '\n' ' ' |
 			grep -q 'NR 16 NR 257 NR 1 NR 3 NR 263 '"
+	# perf :u (exclude_kernel) keeps an event whose registers are a user
+	# mode's: a wrapped call's carry the ioctl's user frame, so perf
+	# counts it as a call from the ioctl's site, as it counts a plain one.
+	for m in wsc plain; do
+		perf stat -x, -e syscalls:sys_enter_openat:u -o "$out/perf.u.$m" -- \
+			"$wl" $m "$f" $N > /dev/null 2>&1
+		sed -n 's/^\([0-9]*\),.*sys_enter_openat.*/\1/p' "$out/perf.u.$m" > "$out/perf.u.$m.n"
+	done
+	w=$(cat "$out/perf.u.wsc.n") p=$(cat "$out/perf.u.plain.n")
+	check "perf stat syscalls:sys_enter_openat:u: ${w:-none} wrapped, ${p:-none} plain (N=$N)" \
+		test -n "$w" -a "$w" = "$p" -a "${p:-0}" -ge $N
+	perf record -q -e syscalls:sys_enter_openat:u -o "$out/perf.u.data" -- \
+		"$wl" wsc "$f" > /dev/null 2>&1
+	perf script -i "$out/perf.u.data" -F ip > "$out/perf.u.ips" 2>/dev/null
+	check "perf record syscalls:sys_enter_openat:u: every sample has a user ip ($(sort -u "$out/perf.u.ips" | tr -d ' ' | tr '\n' ' '))" \
+		sh -c "test -s '$out/perf.u.ips' && ! grep -qE '^ *0+$|^ *ffff' '$out/perf.u.ips'"
 else
 	ok "perf trace # SKIP perf is not installed or cannot trace here"
 	ok "perf record # SKIP perf is not installed or cannot trace here"
+	ok "perf stat :u # SKIP perf is not installed or cannot trace here"
+	ok "perf record :u # SKIP perf is not installed or cannot trace here"
 fi
+
+# --- A call in flight when a probe appears gets its exit event, as a
+# plain call's exit work fires it: a batch blocks in a read of a fifo
+# (tests/vm/wl_txn fifo), raw_syscalls:sys_exit is enabled for its pid,
+# then the byte comes.  The read's exit (NR 0 = 1) must be there, then
+# the three getppid's enter and exit.
+txn=$(pwd)/build/tests/vm/wl_txn
+mkfifo "$out/fifo"
+"$txn" fifo "$out/fifo" 3 > "$out/fifo.out" 2>&1 &
+pid=$!
+# asleep in the ioctl: /proc/PID/syscall says 16 and the task sleeps
+for _ in $(seq 200); do
+	[ "$(cut -d' ' -f1 /proc/$pid/syscall 2>/dev/null)" = 16 ] &&
+		grep -q '^State:.*S' /proc/$pid/status && break
+	sleep 0.05
+done
+I=$T/instances/wsc_tp_inflight
+rmdir $I 2>/dev/null
+mkdir $I
+echo $pid > $I/set_event_pid
+echo 1 > $I/events/raw_syscalls/enable
+echo 1 > $I/tracing_on
+timeout 10 sh -c "printf x > '$out/fifo'"
+wait $pid
+rc=$?
+echo 0 > $I/tracing_on
+grep -oE 'sys_(enter|exit): NR [0-9]+( = -?[0-9]+)?' $I/trace | tr '\n' ' ' > "$out/inflight"
+echo > $I/set_event_pid
+echo 0 > $I/events/enable
+rmdir $I
+check "a read in flight when raw_syscalls appeared: its exit is fired (exit $rc; $(cut -c1-160 "$out/inflight"))" \
+	sh -c "test $rc -eq 0 && grep -q '^sys_exit: NR 0 = 1 sys_enter: NR 110 sys_exit: NR 110' '$out/inflight'"
 
 # --- wsc trace of N batches: each wrapped call counted once under its own
 # name, each ioctl once, nothing lost or unmatched beyond the start's
