@@ -19,6 +19,7 @@
 #include <linux/percpu.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
+#include <linux/sched/task_stack.h>
 #include <linux/spinlock.h>
 #include <linux/task_work.h>
 #include <linux/timekeeping.h>
@@ -193,6 +194,39 @@ static __always_inline bool wsc_load_args(struct pt_regs *regs,
 	return true;
 }
 
+/**
+ * wsc_regs_frame() - the ioctl's user frame under a traced call's arguments
+ * @regs:  the batch's registers
+ * @e:     the entry about to be shown to a probe
+ * @res:   the results so far, for @e's references
+ * @index: @e's index
+ *
+ * What the entry code saved of the caller's registers at the ioctl (ip
+ * and sp at its site, cs and ss, flags, the callee-saved ones) goes under
+ * the entry's arguments, once per batch, the first time a syscall
+ * tracepoint's probe is to see them.  The probe then sees a call from the
+ * ioctl's site in user mode, as for a plain call made there: perf's
+ * exclude_kernel (`:u`) keeps it, user_mode() is true, a BPF program
+ * reads the call site and the user stack pointer.  Word by word: a string
+ * move runs one iteration at a time under TCG.  Not done for a batch
+ * nobody traces: 21 words copied would cost every submission under TCG
+ * about as much as its whole entry check.
+ */
+static noinline __cold void wsc_regs_frame(struct pt_regs *regs,
+					   const struct wsc_entry *e,
+					   const struct wsc_result *res,
+					   u32 index)
+{
+	const unsigned long *from = (const unsigned long *)current_pt_regs();
+	unsigned long *to = (unsigned long *)regs;
+	unsigned int k;
+
+	BUILD_BUG_ON(sizeof(*regs) % sizeof(*to));
+	for (k = 0; k < sizeof(*regs) / sizeof(*to); k++)
+		to[k] = from[k];
+	wsc_load_args(regs, e, res, index);
+}
+
 static __always_inline s64 wsc_call(struct pt_regs *regs, u32 nr)
 {
 	regs->orig_ax = nr;
@@ -306,13 +340,14 @@ static __always_inline u32 wsc_batch_loop(struct wsc_batch *b, bool timing,
 	u32 count = b->count, nops = 0, nop_errors = 0, i;
 	/* Set at load, before /dev/wsc exists: constant for the batch. */
 	unsigned long observed = READ_ONCE(wsc_observed_work);
+	unsigned int gen = b->policy_gen;
 	/*
 	 * The thread's syscall work bits, read again after every call and
 	 * after anything between two calls that can sleep: what the checks
 	 * before the next call see is never older than the last call's end.
 	 */
 	unsigned long work = wsc_syscall_work();
-	bool stopped = false;
+	bool stopped = false, framed = false;
 
 	for (i = 0; i < count; i++) {
 		const struct wsc_entry *e = &ent[i];
@@ -363,7 +398,7 @@ static __always_inline u32 wsc_batch_loop(struct wsc_batch *b, bool timing,
 			wsc_task_work_run();
 			work = wsc_syscall_work();
 		}
-		if (unlikely(wsc_policy_changed(b->policy_gen, work, observed))) {
+		if (unlikely(wsc_policy_changed(gen, work, observed))) {
 			if (i == 0)
 				*restart = -EOPNOTSUPP;
 			break;
@@ -380,6 +415,10 @@ static __always_inline u32 wsc_batch_loop(struct wsc_batch *b, bool timing,
 		 */
 		traced = wsc_syscall_tp_watched(work);
 		if (unlikely(traced)) {
+			if (!framed) {
+				wsc_regs_frame(regs, e, res, i);
+				framed = true;
+			}
 			if (unlikely(!wsc_syscall_tp_enter(regs, nr))) {
 				/* Never unseen: left unrun, or the ioctl fails. */
 				if (i == 0)
@@ -398,8 +437,13 @@ static __always_inline u32 wsc_batch_loop(struct wsc_batch *b, bool timing,
 		 * as a plain call's exit work would fire it.
 		 */
 		work = wsc_syscall_work();
-		if (unlikely(traced || wsc_syscall_tp_watched(work)))
+		if (unlikely(traced || wsc_syscall_tp_watched(work))) {
+			if (!framed) {
+				wsc_regs_frame(regs, e, res, i);
+				framed = true;
+			}
 			wsc_syscall_tp_exit(regs, nr, ret);
+		}
 		if (unlikely(wsc_is_restart(ret))) {
 			/*
 			 * Interrupted before it had any effect.  As the first

@@ -15,7 +15,7 @@
  *
  * The working memory is a buffer the open file keeps from one submission
  * to the next, taken at the first submission from the smallest size class
- * that holds it (a page holds 56 entries), swapped for a larger one when a
+ * that holds it (a page holds 54 entries), swapped for a larger one when a
  * larger submission comes: opening /dev/wsc allocates nothing large.  Threads
  * that share one open file and submit at the same time each get a buffer:
  * the kept one goes to whoever takes it first, the others allocate.
@@ -28,20 +28,18 @@
  * a batch of 408 calls would take back a quarter of what its saved kernel
  * entries gain, at every open of /dev/wsc.  A freed buffer goes back to its
  * cache and comes out again as it was, for the next open.  Nothing of its
- * last user can show: entries are copied in before they are read, and only
- * results the run wrote are copied out.
+ * last user can show: entries are copied in before they are read, only
+ * results the run wrote are copied out, and the registers are never
+ * copied out at all (they hold the arguments, and while a syscall
+ * tracepoint has a probe, the ioctl's user frame: kmod/batch.c).
  *
  * Every buffer is charged to the caller's memory cgroup at the size it
  * pins.  Those four sizes tile their slabs exactly (eight 4 KiB objects to
  * an order-3 slab, two of 16 KiB, one of 32 KiB; one of 64 KiB to an
  * order-4 slab), and SLAB_ACCOUNT charges each object whole.  The largest
- * class, 1024 entries in 73,736 bytes, would sit alone in an order-5 slab
+ * class, 1024 entries in 73,904 bytes, would sit alone in an order-5 slab
  * of 128 KiB, charged 72 KiB: it is vmalloc()ed instead, 19 pages, every
  * one charged (GFP_KERNEL_ACCOUNT), zeroed once per open that needs it.
- *
- * The registers the handlers are called with live on the stack, and are
- * filled from the ioctl's own user frame at each submission
- * (wsc_regs_from_frame()).
  */
 #include <linux/kernel.h>
 #include <linux/errno.h>
@@ -49,10 +47,8 @@
 #include <linux/fs.h>
 #include <linux/mm.h>
 #include <linux/sched.h>
-#include <linux/sched/task_stack.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
-#include <linux/ptrace.h>
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
 
@@ -64,6 +60,8 @@
  * @cap:   entries it holds; the results follow the @cap entries
  * @class: its size class: the index of the cache it goes back to, or
  *         WSC_BUF_VMALLOC
+ * @regs:  the registers handlers are called with, zeroed when the buffer
+ *         is made (the cache's constructor, wsc_buf_alloc())
  * @ent:   @cap entries, then @cap results
  *
  * The entries and results are not zeroed: every entry is copied in
@@ -72,6 +70,7 @@
 struct wsc_buf {
 	u32 cap;
 	u32 class;
+	struct pt_regs regs;
 	struct wsc_entry ent[];
 };
 
@@ -80,7 +79,7 @@ struct wsc_buf {
 	(offsetof(struct wsc_buf, ent) + (size_t)(cap) * WSC_SLOT_SIZE)
 
 /*
- * The size classes: 56, 227, 455 and 910 entries from the slab caches
+ * The size classes: 54, 225, 453 and 907 entries from the slab caches
  * (/proc/slabinfo lists them), then the most a batch may hold, vmalloc()ed
  * (WSC_BUF_VMALLOC).  The first is what a small batch needs; from 16 KiB
  * on they double (a 408-name listing takes the third).
@@ -104,12 +103,12 @@ static u32 wsc_buf_class_cap(unsigned int class)
 		     WSC_MAX_ENTRIES);
 }
 
-/*
- * Nothing to set up: a cache with a constructor is one whose objects the
- * slab allocator does not zero (see the top of the file).
- */
+/* Runs once per object, when its slab is made; see the top of the file. */
 static void wsc_buf_ctor(void *obj)
 {
+	struct wsc_buf *buf = obj;
+
+	memset(&buf->regs, 0, sizeof(buf->regs));
 }
 
 /* A buffer of the smallest class that holds @count entries. */
@@ -121,10 +120,13 @@ static struct wsc_buf *wsc_buf_alloc(u32 count)
 	/* The last class holds WSC_MAX_ENTRIES, which @count never passes. */
 	while (wsc_buf_class_cap(class) < count && class < WSC_BUF_CLASSES - 1)
 		class++;
-	if (class == WSC_BUF_VMALLOC)
+	if (class == WSC_BUF_VMALLOC) {
 		buf = __vmalloc(wsc_buf_class_size[class], GFP_KERNEL_ACCOUNT);
-	else
+		if (buf)
+			memset(&buf->regs, 0, sizeof(buf->regs));
+	} else {
 		buf = kmem_cache_alloc(wsc_buf_cache[class], GFP_KERNEL);
+	}
 	if (!buf)
 		return NULL;
 	buf->class = class;
@@ -204,6 +206,7 @@ int wsc_submit_init(void)
 static void wsc_batch_layout(struct wsc_batch *b, struct wsc_buf *buf,
 			     const struct wsc_submit *s)
 {
+	b->regs = &buf->regs;
 	b->ent = buf->ent;
 	b->res = (struct wsc_result *)&buf->ent[buf->cap];
 	b->count = s->count;
@@ -318,28 +321,6 @@ static noinline int wsc_batch_get(struct wsc_batch *b,
 	return ret;
 }
 
-/*
- * The registers every call of the batch is made with start as the
- * ioctl's own user frame: what the entry code saved of the caller's
- * registers (ip and sp at the ioctl's site, cs and ss, flags, the
- * callee-saved ones).  An observer handed them (a syscall tracepoint's
- * probe, a kprobe on a handler) then sees a call from that site, in user
- * mode (user_mode(), perf's exclude_kernel), as for a plain call made
- * there.  wsc_call() and wsc_load_args() write the number and the
- * arguments over it for each call.  Word by word: a string move runs one
- * iteration at a time under TCG.
- */
-static __always_inline void wsc_regs_from_frame(struct pt_regs *regs)
-{
-	const unsigned long *from = (const unsigned long *)current_pt_regs();
-	unsigned long *to = (unsigned long *)regs;
-	unsigned int k;
-
-	BUILD_BUG_ON(sizeof(*regs) % sizeof(*to));
-	for (k = 0; k < sizeof(*regs) / sizeof(*to); k++)
-		to[k] = from[k];
-}
-
 /**
  * wsc_submit() - WSC_IOC_SUBMIT
  * @file: the open /dev/wsc
@@ -358,7 +339,6 @@ long wsc_submit(struct file *file, struct wsc_submit __user *argp)
 	struct wsc_buf *buf, *bigger;
 	struct wsc_submit s;
 	struct wsc_batch b;
-	struct pt_regs regs;
 	u32 error_index = WSC_NO_INDEX;
 	unsigned int policy_gen;
 	int got;
@@ -422,8 +402,6 @@ long wsc_submit(struct file *file, struct wsc_submit __user *argp)
 	}
 
 	b.policy_gen = policy_gen;
-	b.regs = &regs;
-	wsc_regs_from_frame(&regs);
 	ret = wsc_batch_run(&b);
 	/*
 	 * A call of the batch, or another thread, can have unmapped the

@@ -140,9 +140,10 @@ u64 wsc_stats_sum_batches(void);
  * struct wsc_batch - a submission copied into the kernel
  * @ent:   the entries, copied in once
  * @res:   the results, copied out once
- * @regs:  the registers handlers are called with: the ioctl's own user
- *         frame, as a system call from its site would have them, with
- *         the argument registers, orig_ax and ax set for each call
+ * @regs:  the registers handlers are called with: the argument
+ *         registers, orig_ax and ax set for each call; under them zeros,
+ *         or, once a syscall tracepoint's probe is to see them, the
+ *         ioctl's own user frame (kmod/batch.c, wsc_regs_frame())
  * @count: entries in @ent
  * @flags: WSC_SUBMIT_* flags
  * @policy_gen: wsc_policy_snapshot() before the submission was checked
