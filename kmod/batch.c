@@ -338,15 +338,6 @@ static __always_inline u32 wsc_batch_loop(struct wsc_batch *b, bool timing,
 	struct wsc_result *res = b->res;
 	struct pt_regs *regs = b->regs;
 	u32 count = b->count, nops = 0, nop_errors = 0, i;
-	/* Set at load, before /dev/wsc exists: constant for the batch. */
-	unsigned long observed = READ_ONCE(wsc_observed_work);
-	unsigned int gen = b->policy_gen;
-	/*
-	 * The thread's syscall work bits, read again after every call and
-	 * after anything between two calls that can sleep: what the checks
-	 * before the next call see is never older than the last call's end.
-	 */
-	unsigned long work = wsc_syscall_work();
 	bool stopped = false, framed = false;
 
 	for (i = 0; i < count; i++) {
@@ -354,6 +345,7 @@ static __always_inline u32 wsc_batch_loop(struct wsc_batch *b, bool timing,
 		u32 nr = e->nr;
 		u64 t0 = 0, ns = 0;
 		bool failed, traced;
+		unsigned long work;
 		s64 ret;
 
 		if (unlikely(e->flags & WSC_ENTRY_NEW_CHAIN))
@@ -394,11 +386,10 @@ static __always_inline u32 wsc_batch_loop(struct wsc_batch *b, bool timing,
 		 * A signal stops the batch between calls; the first call
 		 * always meets it in its own handler, as a plain call would.
 		 */
-		if (i && unlikely(task_work_pending(current))) {
+		if (i && unlikely(task_work_pending(current)))
 			wsc_task_work_run();
-			work = wsc_syscall_work();
-		}
-		if (unlikely(wsc_policy_changed(gen, work, observed))) {
+		work = wsc_syscall_work();
+		if (unlikely(wsc_policy_changed(b->policy_gen, work))) {
 			if (i == 0)
 				*restart = -EOPNOTSUPP;
 			break;
@@ -468,10 +459,8 @@ static __always_inline u32 wsc_batch_loop(struct wsc_batch *b, bool timing,
 			ret = -EINTR;
 		}
 		wsc_account(wsc_dispatch[nr].slot, ret, timing, ns);
-		if (unlikely(need_resched())) {
+		if (unlikely(need_resched()))
 			cond_resched();
-			work = wsc_syscall_work();
-		}
 		goto done;
 nop:
 		nops++;

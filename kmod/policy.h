@@ -99,9 +99,8 @@ static __always_inline unsigned int wsc_policy_snapshot(void)
 
 /**
  * wsc_policy_changed() - must the batch stop before its next call?
- * @gen:      wsc_policy_snapshot() at submission
- * @work:     the thread's syscall work bits, read since the last call
- * @observed: wsc_observed_work, which is set at load
+ * @gen:  wsc_policy_snapshot() at submission
+ * @work: the thread's syscall work bits, just read
  *
  * Something the submission's checks would now refuse: a seccomp filter
  * another thread synchronised onto this one (SECCOMP_FILTER_FLAG_TSYNC
@@ -114,10 +113,9 @@ static __always_inline unsigned int wsc_policy_snapshot(void)
  * and libwsc runs the rest plain.
  */
 static __always_inline bool wsc_policy_changed(unsigned int gen,
-					       unsigned long work,
-					       unsigned long observed)
+					       unsigned long work)
 {
-	return (work & observed) || wsc_audit_on(work) ||
+	return (work & wsc_observed_work) || wsc_audit_on(work) ||
 	       READ_ONCE(wsc_policy_gen) != gen;
 }
 
