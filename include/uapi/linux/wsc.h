@@ -231,7 +231,7 @@ enum wsc_refusal {
 	WSC_REFUSED_DISABLED		= 1u << 0,
 	/* A seccomp filter or strict mode: it sees only the ioctl. */
 	WSC_REFUSED_SECCOMP		= 1u << 1,
-	/* Audit rules loaded and this task audited: records per call. */
+	/* Audit enabled and following this task, rules or not. */
 	WSC_REFUSED_AUDIT		= 1u << 2,
 	/* ptrace: system-call tracing, SYSEMU or system-call single-step. */
 	WSC_REFUSED_PTRACE		= 1u << 3,
