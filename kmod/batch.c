@@ -296,8 +296,9 @@ static __always_inline void wsc_account(u16 slot, s64 ret, bool timing,
  * return to user space, and TIF_NOTIFY_SIGNAL stops the batch as a
  * signal does (its notifiers, such as livepatch, want that return too).
  *
- * Out of line and cold: the batch loop reads ->task_works and calls this
- * only when a call left work.
+ * Out of line and cold: the batch loop looks at ->task_works only when a
+ * notification flag is set (wsc_between_calls()), and calls this only
+ * when a call left work.
  */
 static noinline __cold void wsc_task_work_run(void)
 {
@@ -323,6 +324,40 @@ static noinline __cold void wsc_task_work_run(void)
 			cond_resched();
 		} while (work);
 	}
+}
+
+/*
+ * The thread flags that make a return to user space do something before
+ * it gets there, in the order exit_to_user_mode_loop() acts on them:
+ * reschedule, run the task works notified with TWA_RESUME (a file's final
+ * release, queued by fput()), deliver a signal or a TWA_SIGNAL
+ * notification.  A batch acts on them between two calls, as a return
+ * would, and pays one load of the flags when none is set.
+ */
+#define WSC_BETWEEN_CALLS_WORK	(_TIF_NEED_RESCHED | _TIF_NOTIFY_RESUME |	\
+				 _TIF_SIGPENDING | _TIF_NOTIFY_SIGNAL)
+
+/*
+ * wsc_between_calls() - what a return to user space would do before the
+ * next call
+ *
+ * Reschedules if asked, runs the task works an earlier call left (their
+ * effects come before the next call), and says whether a signal or a
+ * signal-like notification is pending, which stops the batch: the rest
+ * runs after the return to user space has handled it.  A work notified
+ * with TWA_NONE waits here as it would at a plain return.  TIF_NOTIFY_RESUME
+ * has other users (rseq, memcg) that need the real return: it is left set
+ * for it, and the flag keeps this slower path taken until the batch ends.
+ *
+ * Return: true when the batch must stop before its next call.
+ */
+static __always_inline bool wsc_between_calls(void)
+{
+	if (need_resched())
+		cond_resched();
+	if (unlikely(task_work_pending(current)))
+		wsc_task_work_run();
+	return signal_pending(current);
 }
 
 /*
@@ -370,9 +405,8 @@ static __always_inline u32 wsc_batch_loop(struct wsc_batch *b, bool timing,
 		}
 		/*
 		 * Between two calls, first what a return to user space would
-		 * run: the task works an earlier call left (the final release
-		 * of a file it closed).  Their effects come before the next
-		 * call, and a signal one of them raises stops the batch here.
+		 * do (wsc_between_calls()): reschedule, run the task works an
+		 * earlier call left, stop for a signal.
 		 *
 		 * Then every decision the submission took is taken again, as
 		 * of now (kmod/policy.h): a seccomp filter another thread
@@ -386,16 +420,16 @@ static __always_inline u32 wsc_batch_loop(struct wsc_batch *b, bool timing,
 		 * A signal stops the batch between calls; the first call
 		 * always meets it in its own handler, as a plain call would.
 		 */
-		if (i && unlikely(task_work_pending(current)))
-			wsc_task_work_run();
+		if (i && unlikely(READ_ONCE(current_thread_info()->flags) &
+				  WSC_BETWEEN_CALLS_WORK) &&
+		    wsc_between_calls())
+			break;
 		work = wsc_syscall_work();
 		if (unlikely(wsc_policy_changed(b->policy_gen, work))) {
 			if (i == 0)
 				*restart = -EOPNOTSUPP;
 			break;
 		}
-		if (i && unlikely(signal_pending(current)))
-			break;
 
 		/*
 		 * Someone on the syscall tracepoints sees the call as if it
@@ -459,8 +493,6 @@ static __always_inline u32 wsc_batch_loop(struct wsc_batch *b, bool timing,
 			ret = -EINTR;
 		}
 		wsc_account(wsc_dispatch[nr].slot, ret, timing, ns);
-		if (unlikely(need_resched()))
-			cond_resched();
 		goto done;
 nop:
 		nops++;

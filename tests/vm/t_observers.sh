@@ -79,7 +79,8 @@ elif ! auditctl -s > /dev/null 2>&1; then
 fi
 if [ -n "$audit_skip" ]; then
 	for what in "audit syscall rules" "audit file watches" "audit: refusal" \
-		"audit: the memory case" "audit: the memory case, refused"; do
+		"audit: the memory case" "audit: the memory case, refused" \
+		"audit: enabled mid-batch" "audit: enabled mid-batch, refused"; do
 		ok "$what # SKIP $audit_skip"
 	done
 	rm -rf "$work"
@@ -148,6 +149,30 @@ check "audit with one unrelated rule, 48 threads blocked after 20 path lookups e
 	test "$rc" -eq 0 -a -n "${2:-}" -a "$((${2:-0} - ${1:-0}))" -lt 100
 check "the pinning batches were refused (audit) and ran plain: $(tail -n 1 "$work/out.pin")" \
 	grep -q "refused 4$" "$work/out.pin"
+# In flight: audit switched on under a batch that was let in with audit
+# off.  The batch blocks in the read of a fifo, then would create N files
+# in a folder; audit is enabled and a watch on the folder loaded while it
+# blocks.  The module stops the batch before its first openat and libwsc
+# makes the rest plain: audit records every creation.
+auditctl -e 0 > /dev/null
+mkdir -p "$work/fw"
+mkfifo "$work/fifo.audit"
+"$wl" fifo-create "$work/fifo.audit" "$work/fw" $N > "$work/out.fw" 2>&1 &
+pid=$!
+wait_asleep_in_ioctl $pid
+asleep=$?
+auditctl -e 1 > /dev/null
+auditctl -w "$work/fw" -p wa -k wsc_fw > /dev/null 2>&1
+timeout 10 sh -c "printf x > '$work/fifo.audit'"
+wait $pid
+rc=$?
+sleep 1
+auditctl -D > /dev/null
+n=$(records wsc_fw 257)
+check "audit enabled and a watch loaded while a batch blocks: $n of its $N creations recorded (exit $rc, blocked: $asleep)" \
+	test "$rc" -eq 0 -a "$asleep" -eq 0 -a "$n" -eq $N
+check "the module stopped the batch after the read and libwsc ran the rest plain: $(cat "$work/out.fw")" \
+	grep -qx "native 1 plain $((2 * N)) refused 4" "$work/out.fw"
 auditctl -e 0 > /dev/null
 kill "$(cat /var/run/auditd.pid 2>/dev/null || pgrep -x auditd)" 2> /dev/null
 sleep 1

@@ -207,12 +207,7 @@ txn=$(pwd)/build/tests/vm/wl_txn
 mkfifo "$out/fifo"
 "$txn" fifo "$out/fifo" 3 > "$out/fifo.out" 2>&1 &
 pid=$!
-# asleep in the ioctl: /proc/PID/syscall says 16 and the task sleeps
-for _ in $(seq 200); do
-	[ "$(cut -d' ' -f1 /proc/$pid/syscall 2>/dev/null)" = 16 ] &&
-		grep -q '^State:.*S' /proc/$pid/status && break
-	sleep 0.05
-done
+wait_asleep_in_ioctl $pid
 I=$T/instances/wsc_tp_inflight
 rmdir $I 2>/dev/null
 mkdir $I

@@ -52,3 +52,15 @@ interrupt() {
 	wait $pid
 	echo $?
 }
+
+# wait_asleep_in_ioctl PID: wait (10 s at most) until PID sleeps inside an
+# ioctl, as a wsc batch blocked in one of its calls does: /proc/PID/syscall
+# shows the ioctl (16), not the wrapped call, and the task sleeps.
+wait_asleep_in_ioctl() {
+	for _ in $(seq 200); do
+		[ "$(cut -d' ' -f1 "/proc/$1/syscall" 2>/dev/null)" = 16 ] &&
+			grep -q '^State:.*S' "/proc/$1/status" && return 0
+		sleep 0.05
+	done
+	return 1
+}

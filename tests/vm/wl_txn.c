@@ -18,6 +18,13 @@
  * while the batch is blocked: it must see the getppid calls.  Prints the
  * same line as above.
  *
+ *   wl_txn fifo-create PATH DIR N
+ *
+ * One wrapped batch: read one byte from the fifo PATH, then N times
+ * openat(DIR/fI, O_CREAT) and close.  For an observer switched on while
+ * the batch blocks (audit): it must see each creation.  Prints the same
+ * line as above.
+ *
  *   wl_txn fault DIR wrapped|plain
  *
  * One batch, openat(O_CREAT) of DIR/faulted, close, unlinkat, whose path
@@ -90,6 +97,40 @@ static int fifo_batch(const char *path, unsigned int n)
 	    wsc_batch_result(b, n) != ppid) {
 		fprintf(stderr, "wl_txn fifo: %d, read %lld\n", ret,
 			(long long)wsc_batch_result(b, 0));
+		return 1;
+	}
+	account(b);
+	report();
+	return 0;
+}
+
+static int fifo_create_batch(const char *fifo, const char *dir, unsigned int n)
+{
+	struct wsc_batch *b;
+	unsigned int i;
+	char byte, (*paths)[4096];
+	int fd, e, ret;
+
+	fd = open(fifo, O_RDWR);
+	paths = calloc(n, sizeof(*paths));
+	if (fd < 0 || !paths || wsc_batch_create(&b, 0)) {
+		perror("wl_txn fifo-create");
+		return 1;
+	}
+	wsc_prep_read(b, fd, &byte, 1);
+	for (i = 0; i < n; i++) {
+		snprintf(paths[i], sizeof(paths[i]), "%s/f%u", dir, i);
+		e = wsc_prep_openat(b, AT_FDCWD, paths[i],
+				    O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		wsc_entry_ref(b, wsc_prep_close(b, 0), 0, e);
+	}
+	ret = wsc_batch_submit(b);
+	for (i = 0; i < 2 * n + 1 && ret == (int)(2 * n + 1); i++) {
+		if (wsc_batch_result(b, i) < 0)
+			ret = -1;
+	}
+	if (ret != (int)(2 * n + 1)) {
+		fprintf(stderr, "wl_txn fifo-create: %d\n", ret);
 		return 1;
 	}
 	account(b);
@@ -250,13 +291,16 @@ int main(int argc, char **argv)
 
 	if (argc == 4 && !strcmp(argv[1], "fifo"))
 		return fifo_batch(argv[2], (unsigned int)strtoul(argv[3], NULL, 10));
+	if (argc == 5 && !strcmp(argv[1], "fifo-create"))
+		return fifo_create_batch(argv[2], argv[3],
+					 (unsigned int)strtoul(argv[4], NULL, 10));
 	if (argc == 4 && !strcmp(argv[1], "fault"))
 		return fault_batch(argv[2], !strcmp(argv[3], "plain"));
 	if (argc == 4 && !strcmp(argv[1], "pin"))
 		return pin((unsigned int)strtoul(argv[2], NULL, 10),
 			   (unsigned int)strtoul(argv[3], NULL, 10));
 	if (argc != 4 || (strcmp(argv[1], "wrapped") && strcmp(argv[1], "plain"))) {
-		fprintf(stderr, "usage: wl_txn wrapped|plain DIR N | fifo PATH N | fault DIR wrapped|plain | pin THREADS N\n");
+		fprintf(stderr, "usage: wl_txn wrapped|plain DIR N | fifo PATH N | fifo-create PATH DIR N | fault DIR wrapped|plain | pin THREADS N\n");
 		return 2;
 	}
 	flags = strcmp(argv[1], "plain") ? 0 : WSC_BATCH_CONVENTIONAL;
