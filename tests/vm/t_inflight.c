@@ -30,38 +30,6 @@
 #define NOBODY		65534
 #define ENTRIES		4
 
-static int write_file(const char *path, const char *value)
-{
-	ssize_t n;
-	int fd;
-
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = write(fd, value, strlen(value));
-	n = n < 0 ? -errno : 0;
-	close(fd);
-	return (int)n;
-}
-
-static int write_param(const char *name, const char *value)
-{
-	char path[96];
-
-	snprintf(path, sizeof(path), "/sys/module/wsc/parameters/%s", name);
-	return write_file(path, value);
-}
-
-static uint32_t policy_refused(int fd)
-{
-	struct wsc_policy p;
-
-	memset(&p, 0xff, sizeof(p));
-	if (ioctl(fd, WSC_IOC_POLICY, &p))
-		return ~0u;
-	return p.refused;
-}
-
 static void sleep_ms(long ms)
 {
 	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };

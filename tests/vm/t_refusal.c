@@ -62,16 +62,6 @@ static void install_filter_on(unsigned int nr, unsigned int action)
 	install_filter(f, sizeof(f) / sizeof(f[0]));
 }
 
-static uint32_t policy_refused(int fd)
-{
-	struct wsc_policy p;
-
-	memset(&p, 0xff, sizeof(p));
-	if (ioctl(fd, WSC_IOC_POLICY, &p))
-		return ~0u;
-	return p.refused;
-}
-
 /* A raw submission of one getpid: its return, error index and result. */
 static void expect_refused(int fd, uint32_t why)
 {
@@ -468,22 +458,6 @@ TEST(user_dispatch_refuses)
  * Every case puts both back before it checks anything, so that a failure
  * leaves the module as the next test expects it.
  */
-static int write_param(const char *name, const char *value)
-{
-	char path[96];
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "/sys/module/wsc/parameters/%s", name);
-	fd = open(path, O_WRONLY);
-	if (fd < 0)
-		return -errno;
-	n = write(fd, value, strlen(value));
-	n = n < 0 ? -errno : 0;
-	close(fd);
-	return (int)n;
-}
-
 /* What a raw getpid submission returns as uid/gid @id (0: as root). */
 static int submit_as(unsigned int id, uint32_t *refused)
 {

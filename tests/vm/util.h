@@ -8,6 +8,7 @@
 
 #include <fcntl.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
@@ -63,6 +64,44 @@ static inline int wsc_test_submit(int fd, struct wsc_entry *ent,
 	if (error_index)
 		*error_index = s.error_index;
 	return ret < 0 ? -errno : ret;
+}
+
+/* WSC_IOC_POLICY's refusal bits for the calling thread; ~0u on error. */
+static inline uint32_t policy_refused(int fd)
+{
+	struct wsc_policy p;
+
+	memset(&p, 0xff, sizeof(p));
+	if (ioctl(fd, WSC_IOC_POLICY, &p))
+		return ~0u;
+	return p.refused;
+}
+
+/* Write @value to the file @path (sysfs, cgroupfs): 0 or -errno. */
+static inline int write_file(const char *path, const char *value)
+{
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = write(fd, value, strlen(value));
+	n = n < 0 ? -errno : 0;
+	close(fd);
+	return (int)n;
+}
+
+/*
+ * Write @value to the module parameter @name (the administrator's switch,
+ * /sys/module/wsc/parameters/): 0 or -errno.
+ */
+static inline int write_param(const char *name, const char *value)
+{
+	char path[96];
+
+	snprintf(path, sizeof(path), "/sys/module/wsc/parameters/%s", name);
+	return write_file(path, value);
 }
 
 #endif /* WSC_TEST_UTIL_H */
