@@ -50,6 +50,7 @@ unsigned long wsc_observed_work __read_mostly =
  */
 static void wsc_policy_bump(void)
 {
+	/* The value before the generation: pairs with wsc_policy_snapshot(). */
 	smp_wmb();
 	WRITE_ONCE(wsc_policy_gen, READ_ONCE(wsc_policy_gen) + 1);
 }

@@ -93,6 +93,7 @@ static __always_inline unsigned int wsc_policy_snapshot(void)
 {
 	unsigned int gen = READ_ONCE(wsc_policy_gen);
 
+	/* The generation before the value: pairs with wsc_policy_bump(). */
 	smp_rmb();
 	return gen;
 }

@@ -186,7 +186,7 @@ int wsc_submit_init(void)
 {
 	unsigned int class;
 
-	BUILD_BUG_ON(WSC_BUF_CACHES != WSC_BUF_CLASSES - 1);
+	BUILD_BUG_ON(WSC_BUF_CLASSES - 1 != WSC_BUF_CACHES);
 	BUILD_BUG_ON(WSC_BUF_SIZE(WSC_MAX_ENTRIES) <= SZ_64K);
 	for (class = 0; class < WSC_BUF_CACHES; class++) {
 		/* Charged to the submitter's memory cgroup (SLAB_ACCOUNT). */
