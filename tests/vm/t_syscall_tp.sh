@@ -177,24 +177,20 @@ EOF
 			grep -q 'NR 16 NR 257 NR 1 NR 3 NR 263 '"
 	# perf :u (exclude_kernel) keeps an event whose registers are a user
 	# mode's: a wrapped call's carry the ioctl's user frame, so perf
-	# counts it as a call from the ioctl's site, as it counts a plain one.
+	# records it as a call from the ioctl's site, as it records a plain
+	# one (one sample per event): the same number of samples, each with
+	# a user ip.
 	for m in wsc plain; do
-		perf stat -x, -e syscalls:sys_enter_openat:u -o "$out/perf.u.$m" -- \
-			"$wl" $m "$f" $N > /dev/null 2>&1
-		sed -n 's/^\([0-9]*\),.*sys_enter_openat.*/\1/p' "$out/perf.u.$m" > "$out/perf.u.$m.n"
+		perf record -q -e syscalls:sys_enter_openat:u -o "$out/perf.u.data" -- \
+			"$wl" $m "$f" 5 > /dev/null 2>&1
+		perf script -i "$out/perf.u.data" -F ip > "$out/perf.u.ips.$m" 2>/dev/null
 	done
-	w=$(cat "$out/perf.u.wsc.n") p=$(cat "$out/perf.u.plain.n")
-	check "perf stat syscalls:sys_enter_openat:u: ${w:-none} wrapped, ${p:-none} plain (N=$N)" \
-		test -n "$w" -a "$w" = "$p" -a "${p:-0}" -ge $N
-	perf record -q -e syscalls:sys_enter_openat:u -o "$out/perf.u.data" -- \
-		"$wl" wsc "$f" > /dev/null 2>&1
-	perf script -i "$out/perf.u.data" -F ip > "$out/perf.u.ips" 2>/dev/null
-	check "perf record syscalls:sys_enter_openat:u: every sample has a user ip ($(sort -u "$out/perf.u.ips" | tr -d ' ' | tr '\n' ' '))" \
-		sh -c "test -s '$out/perf.u.ips' && ! grep -qE '^ *0+$|^ *ffff' '$out/perf.u.ips'"
+	w=$(wc -l < "$out/perf.u.ips.wsc") p=$(wc -l < "$out/perf.u.ips.plain")
+	check "perf record syscalls:sys_enter_openat:u, 5 batches: $w samples wrapped, $p plain, each with a user ip ($(sort -u "$out/perf.u.ips.wsc" | tr -d ' ' | tr '\n' ' '))" \
+		sh -c "test $p -ge 5 -a $w -eq $p && ! grep -qE '^ *0+$|^ *ffff' '$out/perf.u.ips.wsc'"
 else
 	ok "perf trace # SKIP perf is not installed or cannot trace here"
 	ok "perf record # SKIP perf is not installed or cannot trace here"
-	ok "perf stat :u # SKIP perf is not installed or cannot trace here"
 	ok "perf record :u # SKIP perf is not installed or cannot trace here"
 fi
 
