@@ -99,7 +99,7 @@ unsigned long wsc_batch_kernel_entries(const struct wsc_batch *b);
 
 /*
  * Where an observer follows system calls one by one (a seccomp filter,
- * audit rules, a tracer, syscall user dispatch) or the administrator has
+ * audit, a tracer, syscall user dispatch) or the administrator has
  * not let this user run them wrapped, the module refuses the batch and
  * libwsc runs it as plain system calls, from where the module stopped,
  * with the same results.  Always: no flag is needed.

@@ -66,7 +66,7 @@ static void wsc_batch_check_policy(struct wsc_batch *b)
  * The module refused a submission (-EOPNOTSUPP, nothing ran): note why,
  * and run the next submissions plain without asking it, 1, 2, 4 ... up to
  * WSC_BACKOFF_MAX of them, so that a refused process pays one refused
- * ioctl per many batches.  A tracer or audit rules may go; a seccomp
+ * ioctl per many batches.  A tracer or audit may go; a seccomp
  * filter may not.
  */
 static void wsc_batch_note_refusal(struct wsc_batch *b)

@@ -28,11 +28,13 @@
  *       WSC_NO_INDEX, and nothing has run.  -EOPNOTSUPP means exactly
  *       that and nothing else: run these calls as plain system calls
  *       (libwsc does, by itself).  WSC_IOC_POLICY says why (enum
- *       wsc_refusal): a seccomp filter or strict mode; audit rules
- *       loaded and this task audited; ptrace's system-call tracing,
+ *       wsc_refusal): a seccomp filter or strict mode; audit
+ *       enabled and this task audited; ptrace's system-call tracing,
  *       SYSEMU or system-call single-stepping; syscall user dispatch;
  *       a probe on the syscall tracepoints where this kernel's cannot be
  *       fired for wrapped calls; the module parameters disabled and group.
+ *       Each is asked again before every call of the batch: one that
+ *       appears while it runs stops it before its next call.
  *
  *       Returns the number of result slots written, N.  N < @count only when
  *       a signal arrived between two calls (or what stops a batch as one
