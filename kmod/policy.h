@@ -127,10 +127,10 @@ static __always_inline bool wsc_policy_changed(unsigned int gen,
  * and every observer that follows system calls one by one in a way a
  * wrapped call would slip past: a seccomp filter sees only the ioctl; a
  * tracer would stop only at it; audit would record only it
- * (wsc_audit_on()).  The syscall tracepoints are
- * not among them: kmod/syscall_tp.c fires them for each wrapped call,
- * unless this kernel's could not be checked at load, and then
- * wsc_observed_work has SYSCALL_WORK_SYSCALL_TRACEPOINT.
+ * (wsc_audit_on()).  The syscall tracepoints are not among them:
+ * kmod/syscall_tp.c fires them for each wrapped call, unless this
+ * kernel's could not be checked at load, and then wsc_observed_work has
+ * SYSCALL_WORK_SYSCALL_TRACEPOINT.
  *
  * One load per condition when nothing applies; the reasons are worked out
  * only for a refusal.
