@@ -34,9 +34,14 @@
  * tracepoint has a probe, the ioctl's user frame: kmod/batch.c).
  *
  * Every buffer is charged to the caller's memory cgroup at the size it
- * pins.  Those four sizes tile their slabs exactly (eight 4 KiB objects to
- * an order-3 slab, two of 16 KiB, one of 32 KiB; one of 64 KiB to an
- * order-4 slab), and SLAB_ACCOUNT charges each object whole.  The largest
+ * pins.  SLAB_ACCOUNT charges each object whole, so the four cached sizes
+ * are made to tile their slabs exactly: eight of 4 KiB to an order-3
+ * slab, two of 16 KiB, one of 32 KiB, one of 64 KiB to an order-4 slab.
+ * Each object is one pointer short of its power of two, because SLUB
+ * keeps the free pointer of a cache with a constructor after the object
+ * (it may not overwrite what the constructor set): a 16 KiB object would
+ * take 16 KiB and 8 bytes, and sit alone in a 32 KiB slab, charged for
+ * half of it.  tests/vm/t_module.sh checks the tiling.  The largest
  * class, 1024 entries in 73,904 bytes, would sit alone in an order-5 slab
  * of 128 KiB, charged 72 KiB: it is vmalloc()ed instead, 19 pages, every
  * one charged (GFP_KERNEL_ACCOUNT), zeroed once per open that needs it.
@@ -78,14 +83,19 @@ struct wsc_buf {
 #define WSC_BUF_SIZE(cap) \
 	(offsetof(struct wsc_buf, ent) + (size_t)(cap) * WSC_SLOT_SIZE)
 
+/* What SLUB adds after an object of a cache with a constructor. */
+#define WSC_SLUB_FREEPTR	sizeof(void *)
+
 /*
- * The size classes: 54, 225, 453 and 907 entries from the slab caches
+ * The size classes: 54, 225, 452 and 907 entries from the slab caches
  * (/proc/slabinfo lists them), then the most a batch may hold, vmalloc()ed
  * (WSC_BUF_VMALLOC).  The first is what a small batch needs; from 16 KiB
  * on they double (a 408-name listing takes the third).
  */
 static const unsigned int wsc_buf_class_size[] = {
-	SZ_4K, SZ_16K, SZ_32K, SZ_64K, WSC_BUF_SIZE(WSC_MAX_ENTRIES),
+	SZ_4K - WSC_SLUB_FREEPTR, SZ_16K - WSC_SLUB_FREEPTR,
+	SZ_32K - WSC_SLUB_FREEPTR, SZ_64K - WSC_SLUB_FREEPTR,
+	WSC_BUF_SIZE(WSC_MAX_ENTRIES),
 };
 static const char *const wsc_buf_class_name[] = {
 	"wsc_buf_4k", "wsc_buf_16k", "wsc_buf_32k", "wsc_buf_64k",
