@@ -419,10 +419,9 @@ static long long pinned(void)
 }
 
 #define MEM_FDS		700
-static int mem_fds(void) { return getenv("MEMFDS") ? atoi(getenv("MEMFDS")) : MEM_FDS; }
 
 /*
- * 700 descriptors, each kept the buffer of one batch of the most entries
+ * 700 descriptors, each keeping the buffer of one batch of the most entries
  * a batch may hold (the largest class), inside a cgroup of 64 MiB: what
  * the kernel pins for them (slab and vmalloc, before and after) must be
  * charged to the cgroup, at 95% or more.  The slab cache of wsc 0.2
@@ -463,7 +462,7 @@ TEST(memory_charged_at_the_size_pinned)
 		/* Everything but the module's part is in place: measure now. */
 		if (write(ready[1], "r", 1) != 1 || read(go[0], &c, 1) != 1)
 			_exit(1);
-		for (i = 0; i < mem_fds(); i++) {
+		for (i = 0; i < MEM_FDS; i++) {
 			fds[i] = wsc_test_open();
 			if (wsc_test_submit(fds[i], ent, res, WSC_MAX_ENTRIES,
 					    0, NULL) != WSC_MAX_ENTRIES)
