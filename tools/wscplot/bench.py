@@ -13,9 +13,9 @@ import io
 from pathlib import Path
 
 from .common import (Palette, PlotError, environment_stamp, field, fmt_ns,
-                     import_matplotlib, load_json, log_ns_axis, log_time_axis, make_outdir,
-                     merge_stamps, merged_order, mpl, new_figure, note, save_png, shown,
-                     speedup_words)
+                     import_matplotlib, legend_outside, load_json, log_ns_axis, log_time_axis,
+                     make_outdir, merge_stamps, merged_order, mpl, new_figure, note, save_png,
+                     shown, speedup_words)
 
 # The CSV columns read: which variant a sample is of, and its ns per call.
 CSV_VARIANT = "variant"
@@ -146,6 +146,11 @@ def read_bench_json(path):
 
 
 def plot_hist(call, samples, palette, stamp, path):
+    """Small multiples: a panel per variant, stacked, all on one log time
+    axis and one fraction axis.  Seven histograms overlaid in one panel
+    hid each other (wrapped-8's peak under wrapped-64's); stacked, each
+    shape reads alone and the variants compare by position down the
+    column, the median marked in each."""
     np = mpl.np
     values = np.concatenate(list(samples.values()))
     total = values.size
@@ -157,16 +162,30 @@ def plot_hist(call, samples, palette, stamp, path):
     if hi <= lo:
         lo, hi = lo / 1.1, hi * 1.1
     edges = np.geomspace(lo, hi, 101)
-    fig = new_figure(stamp=stamp)
-    ax = fig.add_subplot()
-    for variant, ns in samples.items():
+    fig = new_figure(8, max(3.6, 1.3 + 0.8 * len(samples)), stamp=stamp)
+    axes = fig.subplots(len(samples), 1, sharex=True, sharey=True, squeeze=False)[:, 0]
+    for ax, (variant, ns) in zip(axes, samples.items()):
         counts, _ = np.histogram(ns, bins=edges)
-        ax.stairs(counts / ns.size, edges, color=palette(variant),
-                  label=f"{variant}: median {fmt_ns(np.median(ns))}, n={ns.size:,}")
-    log_ns_axis(ax)
-    ax.set_ylabel("fraction of the variant's samples")
-    ax.set_title(f"{call}: {total:,} samples, clipped to p0.1..p99.9")
-    ax.legend(fontsize="small")
+        colour = palette(variant)
+        ax.stairs(counts / ns.size, edges, color=colour, fill=True, alpha=0.3)
+        ax.stairs(counts / ns.size, edges, color=colour, linewidth=1.2)
+        median = np.median(ns)
+        ax.axvline(median, color="black", linewidth=1)
+        ax.set_ylabel(f"{variant}\nmedian {fmt_ns(median)}\nn={ns.size:,}", rotation=0,
+                      ha="right", va="center", fontsize="small")
+        ax.grid(True, axis="x", which="major", alpha=0.3)
+        ax.tick_params(axis="y", labelsize="x-small")
+    # Room above the highest bar, so that no tick label of a panel meets
+    # the next panel's.
+    top = max(np.histogram(ns, bins=edges)[0].max() / ns.size for ns in samples.values())
+    axes[0].set_ylim(0, top * 1.25 if top > 0 else 1)
+    axes[0].locator_params(axis="y", nbins=3)
+    log_ns_axis(axes[-1])
+    # A little room at either end: a median at the clipped edge stays seen.
+    axes[-1].set_xlim(lo / 1.05, hi * 1.05)
+    fig.supylabel("fraction of the variant's samples", fontsize="small")
+    fig.suptitle(f"{call}: {total:,} samples, a panel per variant (line: its median), "
+                 "clipped to p0.1..p99.9", fontsize="medium")
     return save_png(fig, path)
 
 
@@ -186,7 +205,7 @@ def plot_cdf(call, samples, palette, stamp, path):
     ax.set_ylabel("fraction of samples at or below")
     ax.set_ylim(0, 1)
     ax.set_title(f"{call}: empirical CDF, {total:,} samples")
-    ax.legend(fontsize="small")
+    legend_outside(ax)
     ax.grid(True, which="both", alpha=0.3)
     return save_png(fig, path)
 
@@ -258,7 +277,7 @@ def plot_dmsm(chart, spreads, palette, stamp, path):
                  f"\"{DMSM_PAPER}\"\nbar: median; whisker: "
                  f"{' or '.join(sorted(whiskers)) or 'none'}; above: against "
                  f"{DMSM_BASELINE} (its time / the bar's)", fontsize="medium")
-    ax.legend(fontsize="small", ncols=min(len(variants), 4), loc="upper left")
+    legend_outside(ax)
     return save_png(fig, path)
 
 
@@ -338,8 +357,8 @@ def add_bench(commands):
     p = commands.add_parser(
         "bench", help="histograms, CDFs and the DMSM paper's calls from wsc bench --all",
         description="For each DIR/<call>.csv written by `wsc bench --all`, draw "
-        "<call>-hist.png (histograms of the time per call, one per variant) and "
-        "<call>-cdf.png (their empirical CDFs); from the getpid, read256, "
+        "<call>-hist.png (the histogram of the time per call of each variant, a panel "
+        "each on one time axis) and <call>-cdf.png (their empirical CDFs); from the getpid, read256, "
         f"write256 and sbrk .json files (the calls of \"{DMSM_PAPER}\"), draw "
         f"{DMSM_PNG}: the median time per call of every variant on a log axis, "
         f"whiskers p{SPREAD[0]}..p{SPREAD[1]} of the samples, and above each bar "

@@ -14,7 +14,7 @@ import types
 PROG = "plot"
 
 # numpy and matplotlib's names, filled by import_matplotlib(): mpl.np,
-# mpl.Figure, mpl.FigureCanvasAgg, mpl.Patch, mpl.FuncFormatter.
+# mpl.Figure, mpl.FigureCanvasAgg, mpl.Patch, mpl.Line2D, mpl.FuncFormatter.
 mpl = types.SimpleNamespace()
 
 
@@ -31,6 +31,7 @@ def import_matplotlib():
         import numpy
         from matplotlib.backends.backend_agg import FigureCanvasAgg
         from matplotlib.figure import Figure
+        from matplotlib.lines import Line2D
         from matplotlib.patches import Patch
         from matplotlib.ticker import FuncFormatter
     except ImportError as e:
@@ -39,6 +40,7 @@ def import_matplotlib():
     mpl.FigureCanvasAgg = FigureCanvasAgg
     mpl.Figure = Figure
     mpl.Patch = Patch
+    mpl.Line2D = Line2D
     mpl.FuncFormatter = FuncFormatter
 
 
@@ -270,10 +272,11 @@ STAMP_EMULATED = "#b00000"
 
 
 def environment_stamp(path, doc):
-    """Return {"text", "emulated"}: one line naming where DOC (read from
-    PATH) was measured, from its "environment": kernel, CPU, emulation,
-    date and wsc's version.  What the file does not record is said so; the
-    date, when not recorded, is PATH's modification time."""
+    """Return {"text", "emulated", "machine", "date"}: one line naming where
+    DOC (read from PATH) was measured, from its "environment": kernel, CPU,
+    emulation, date and wsc's version; "machine" is that line without its
+    date.  What the file does not record is said so; the date, when not
+    recorded, is PATH's modification time."""
     env = doc.get("environment") if isinstance(doc, dict) else None
     if not isinstance(env, dict):
         env = {}
@@ -310,25 +313,44 @@ def environment_stamp(path, doc):
                 .strftime("%Y-%m-%d (file date)")
         except (OSError, TypeError):
             date = "date not recorded"
-    parts.append(date)
     version = None
     for key in ("wsc_version", "wsc", "version"):
         for obj in (env, doc):
             if version is None and isinstance(obj.get(key), str):
                 version = obj[key]
     parts.append(f"wsc {version}" if version else "wsc version not recorded")
-    return {"text": " · ".join(parts), "emulated": emulated}
+    machine = " · ".join(parts)
+    return {"text": f"{machine} · {date}", "emulated": emulated, "machine": machine,
+            "date": date}
+
+
+def date_range(dates):
+    """DATES as one: the date, or "first to last" ("2026-11-27T03:09:06Z to
+    03:11:14Z" within a day)."""
+    dates = sorted(set(dates))
+    first, last = dates[0], dates[-1]
+    if first == last:
+        return first
+    if first[:11] == last[:11] and first[10:11] == "T":
+        return f"{first} to {last[11:]}"
+    return f"{first} to {last}"
 
 
 def merge_stamps(stamps):
-    """One stamp for a figure drawn from several files: their texts joined
-    where they differ, emulated if any was."""
+    """One stamp for a figure drawn from several files: a line per distinct
+    machine (the files of one `wsc bench --all` differ only in the second
+    each was written, and say so once), its dates as a range; emulated if
+    any was."""
+    machines = {}
     stamps = list(stamps)
-    texts = list(dict.fromkeys(s["text"] for s in stamps))
-    return {"text": "\n".join(texts), "emulated": any(s["emulated"] for s in stamps)}
+    for s in stamps:
+        machines.setdefault(s["machine"], []).append(s["date"])
+    lines = [f"{machine} · {date_range(dates)}" for machine, dates in machines.items()]
+    return {"text": "\n".join(lines), "emulated": any(s["emulated"] for s in stamps)}
 
 
-# About this many characters of a stamp fit an inch of the figure.
+# About this many characters of a stamp fit an inch of the figure: a first
+# guess, which draw_stamp() checks against the text as drawn.
 STAMP_CHARS_PER_INCH = 16
 
 
@@ -348,14 +370,32 @@ def wrap_stamp(text, width):
 
 
 def draw_stamp(fig, stamp):
-    """STAMP's text along the foot of FIG, below everything the layout places."""
-    text = wrap_stamp(stamp["text"], int(fig.get_figwidth() * STAMP_CHARS_PER_INCH))
-    lines = text.count("\n") + 1
-    height = fig.get_figheight()
-    room = (STAMP_SIZE * 1.35 * lines + 6) / 72 / height
+    """STAMP's text along the foot of FIG, below everything the layout
+    places, wrapped until it is narrower than the figure: a stamp is never
+    cut at the figure's edge."""
+    width = int(fig.get_figwidth() * STAMP_CHARS_PER_INCH)
+    text = fig.text(0.005, 0.004, "", fontsize=STAMP_SIZE, ha="left", va="bottom",
+                    color=STAMP_EMULATED if stamp["emulated"] else "0.35")
+    renderer = fig.canvas.get_renderer()
+    while True:
+        text.set_text(wrap_stamp(stamp["text"], width))
+        if text.get_window_extent(renderer).x1 <= fig.bbox.x1 * 0.995 or width <= 20:
+            break
+        width = int(width * 0.9)
+    lines = text.get_text().count("\n") + 1
+    room = (STAMP_SIZE * 1.35 * lines + 6) / 72 / fig.get_figheight()
     fig.get_layout_engine().set(rect=(0, room, 1, 1 - room))
-    fig.text(0.005, 0.004, text, fontsize=STAMP_SIZE, ha="left", va="bottom",
-             color=STAMP_EMULATED if stamp["emulated"] else "0.35")
+
+
+def legend_outside(ax, where="right", **kw):
+    """AX's legend beside the axes (WHERE: "right", "below" or "above"),
+    never over the data; the constrained layout makes room for it."""
+    places = {"right": ("upper left", (1.01, 1.0)),
+              "below": ("upper center", (0.5, -0.12)),
+              "above": ("lower center", (0.5, 1.01))}
+    loc, anchor = places[where]
+    kw.setdefault("fontsize", "small")
+    return ax.legend(loc=loc, bbox_to_anchor=anchor, **kw)
 
 
 def save_png(fig, path):

@@ -189,6 +189,14 @@ def cp_event_names(doc):
     return names
 
 
+def fmt_count(value):
+    """An event count for an axis: "850", "1.5k", "6M", "1.2G"."""
+    for suffix, scale in (("G", 1e9), ("M", 1e6), ("k", 1e3)):
+        if abs(value) >= scale:
+            return f"{value / scale:.3g}{suffix}"
+    return f"{value:.3g}"
+
+
 def plot_cp_events(doc, palette, stamp, path):
     """Per hardware event, a small bar chart of its count in each portion."""
     results = [r for r in doc["results"] if r["events"] is not None]
@@ -206,6 +214,9 @@ def plot_cp_events(doc, palette, stamp, path):
                       fontsize="small")
         ax.set_title(name, fontsize="medium")
         ax.grid(True, axis="y", alpha=0.3)
+        # Counts as 6M, not as 6 under a "1e6" the eye misses.
+        ax.yaxis.set_major_formatter(mpl.FuncFormatter(lambda v, _: fmt_count(v)))
+        ax.set_xlabel("portion", fontsize="small")
     programs = palette.sorted({r["program"] for r in results})
     handles = [mpl.Patch(color=palette(p)) for p in programs]
     key = axes[len(names)]
@@ -213,7 +224,6 @@ def plot_cp_events(doc, palette, stamp, path):
     key.legend(handles, programs, loc="center", fontsize="small", title="program")
     for ax in axes[len(names) + 1:]:  # the grid's cells left over
         ax.set_visible(False)
-    fig.supxlabel("portion")
     cp_title(fig, f"wsc cp: hardware events over {doc['n']:,} transactions, "
              f"threshold {doc['threshold']}", doc)
     return save_png(fig, path)
@@ -389,8 +399,13 @@ def plot_cp_sweep(doc, stamp, path):
     top = max(pt[4] / pt[1] for pts in lines.values() for pt in pts) / scale
     cols = min(3, len(lines))
     rows = -(-len(lines) // cols)
-    fig = new_figure(4.2 * cols + 0.6, 2.6 * rows + 1.3, stamp=stamp)
-    axes = fig.subplots(rows, cols, squeeze=False, sharex=True, sharey=True)
+    fig = new_figure(4.2 * cols + 0.6, 2.6 * rows + 1.6, stamp=stamp)
+    # A key above the panels, once: in each panel, a legend hid its points.
+    grid = fig.add_gridspec(rows + 1, cols, height_ratios=[0.12] + [1] * rows)
+    key = fig.add_subplot(grid[0, :])
+    key.axis("off")
+    axes = grid[1:, :].subgridspec(rows, cols).subplots(squeeze=False, sharex=True,
+                                                        sharey=True)
     ref = {pt[0]: pt[2] for pt in lines[base]} if base is not None else {}
     crossover = doc.get("crossover_n") if sweep == "n" else None
     for ax, (program, pts) in zip(axes.flat, lines.items()):
@@ -414,7 +429,6 @@ def plot_cp_sweep(doc, stamp, path):
             title = f"{program}\n{speedup_range(sweep_speedups(pts, ref))} than {base}"
         ax.set_title(title, fontsize="small")
         ax.grid(True, alpha=0.3)
-        ax.legend(fontsize="xx-small", loc="upper right")
     for ax in axes.flat[len(lines):]:
         ax.set_visible(False)
     for ax in axes.flat:
@@ -429,6 +443,17 @@ def plot_cp_sweep(doc, stamp, path):
         if i <= last and i + cols > last:
             ax.set_xlabel(label, fontsize="small")
             ax.xaxis.set_tick_params(labelbottom=True)
+    handles = [mpl.Line2D([], [], color="0.3", marker="o", markersize=3.5),
+               mpl.Patch(color="0.3", alpha=0.2)]
+    labels = ["median, the panel's program", "min..max"]
+    if base is not None and len(lines) > 1:
+        handles.insert(0, mpl.Line2D([], [], color="0.45", linestyle="--", linewidth=1.2))
+        labels.insert(0, f"{base} (the baseline)")
+    if crossover is not None:
+        handles.append(mpl.Line2D([], [], color="black", linestyle=":", linewidth=1.2))
+        labels.append(f"crossover, N = {crossover:,}")
+    key.legend(handles, labels, loc="center", ncols=len(labels), fontsize="small",
+               frameon=False)
     fixed = ", ".join(setting_label(k, doc[k]) for k in doc["settings"] if k != sweep)
     text = f"wsc cp --sweep {sweep}: {fixed}, {cp_setting(doc)}"
     if sweep == "n":

@@ -13,8 +13,8 @@ the line to beat; the comparisons are computed here from the times.
 from pathlib import Path
 
 from .common import (PlotError, environment_stamp, field, fmt_time, import_matplotlib,
-                     is_number, load_json, log_time_axis, make_outdir, mpl, new_figure,
-                     save_png, shown, speedup_words)
+                     is_number, legend_outside, load_json, log_time_axis, make_outdir, mpl,
+                     new_figure, save_png, shown, speedup_words)
 
 FIT_PNG = "bench-fit.png"
 
@@ -124,15 +124,14 @@ def plot_call(ax, call, doc):
     log_time_axis(ax, "y", "time per call")
     ax.grid(True, which="major", alpha=0.3)
     best = call["batches"][-1]
-    text = (f"fixed cost per batch {spread_text(fixed, call['fixed_ns_spread'])}\n"
-            f"cost per call {spread_text(per, call['per_call_ns_spread'])}\n"
-            f"B = {best[0]}: {speedup_words(plain / best[1]) if best[1] > 0 else '-'} "
-            f"than plain")
-    ax.text(0.03, 0.04, text, transform=ax.transAxes, ha="left", va="bottom",
-            fontsize="small", bbox={"facecolor": "white", "edgecolor": "0.7", "alpha": 0.9})
-    ax.set_title(call["name"], fontsize="medium")
-    ax.legend(fontsize="x-small", loc="upper center", bbox_to_anchor=(0.5, -0.14), ncols=2,
-              frameon=False)
+    # The fitted numbers in the title, above the data (inside the panel, a
+    # box hid the per-call line).
+    ax.set_title(f"{call['name']}\nfixed cost per batch "
+                 f"{spread_text(fixed, call['fixed_ns_spread'])}, cost per call "
+                 f"{spread_text(per, call['per_call_ns_spread'])}\nB = {best[0]}: "
+                 f"{speedup_words(plain / best[1]) if best[1] > 0 else '-'} than plain",
+                 fontsize="small")
+    legend_outside(ax, "below", fontsize="x-small", ncols=2, frameon=False)
 
 
 def plot_fit(doc, calls, stamp, path):

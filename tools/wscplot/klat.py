@@ -99,47 +99,59 @@ def panel_range(r, ns):
     return lo, max(hi, lo * 10)
 
 
+# The lines every panel draws, named once in the figure's key.
+MARKS = (("median_ns", "black", "-", "median"), ("p95_ns", "black", "--", "p95"),
+         ("p99_ns", "black", ":", "p99"), ("mean_ns", "C1", "-", "mean"))
+
+
 def plot_experiment(ax, r, ns):
+    """R's panel: its samples' distribution (NS, when given), a line per
+    statistic, the clock's cost shaded; every number in the title, above
+    the data (a legend or a box inside the panel hid a p99)."""
     np = mpl.np
     lo, hi = panel_range(r, ns)
-    ax.axvspan(lo, max(r["timer_ns"], lo), color="0.8", linewidth=0,
-               label=f"the clock's own cost, {fmt_time(r['timer_ns'])}"
-               + (" (left of the axis)" if r["timer_ns"] < lo else ""))
+    ax.axvspan(lo, max(r["timer_ns"], lo), color="0.8", linewidth=0)
     if ns is not None:
         edges = np.logspace(np.log10(lo), np.log10(hi),
                             int(np.log10(hi / lo) * PER_DECADE) + 2)
         counts, _ = np.histogram(ns, bins=edges)
-        ax.stairs(counts / ns.size, edges, fill=True, color="C0", alpha=0.6,
-                  label=f"raw samples, {PER_DECADE} bins a decade")
+        ax.stairs(counts / ns.size, edges, fill=True, color="C0", alpha=0.6)
         ax.set_ylabel("fraction of samples", fontsize="small")
     else:
         ax.set_yticks([])
-    for key, style, name in (("median_ns", "-", "median"), ("p95_ns", "--", "p95"),
-                             ("p99_ns", ":", "p99")):
-        ax.axvline(r[key], color="black", linestyle=style, linewidth=1.2,
-                   label=f"{name} {fmt_time(r[key])}")
-    ax.axvline(r["mean_ns"], color="C1", linewidth=1.2, label=f"mean {fmt_time(r['mean_ns'])}")
+    for key, colour, style, _ in MARKS:
+        ax.axvline(r[key], color=colour, linestyle=style, linewidth=1.2)
     ax.set_xlim(lo, hi)
     log_time_axis(ax, "x", "")
     ax.grid(True, axis="x", which="major", alpha=0.3)
-    net = r["net_median_ns"]
-    text = [f"min {fmt_time(r['min_ns'])}"]
-    if net is not None:
-        text.append(f"median net of the clock {fmt_time(net)}")
-    text.append(f"max {fmt_time(r['max_ns'])}" + (" (off the axis)" if r["max_ns"] > hi else ""))
-    text.append(f"n = {r['count']:,}")
-    ax.text(0.98, 0.97, "\n".join(text), transform=ax.transAxes, ha="right", va="top",
-            fontsize="x-small", bbox={"facecolor": "white", "edgecolor": "0.7", "alpha": 0.9})
-    ax.legend(fontsize="x-small", loc="center right", bbox_to_anchor=(0.98, 0.42))
-    ax.set_title(r["experiment"], fontsize="medium")
+    stats = " · ".join(f"{name} {fmt_time(r[key])}" for key, _, _, name in MARKS)
+    more = [f"min {fmt_time(r['min_ns'])}",
+            f"max {fmt_time(r['max_ns'])}" + (" (off the axis)" if r["max_ns"] > hi else "")]
+    if r["net_median_ns"] is not None:
+        more.append(f"median net of the clock {fmt_time(r['net_median_ns'])}")
+    clock = f"clock {fmt_time(r['timer_ns'])}" + (" (left of the axis)" if r["timer_ns"] < lo
+                                                  else "")
+    ax.set_title(f"{r['experiment']}: n = {r['count']:,}, {clock}\n{stats}\n"
+                 f"{' · '.join(more)}", fontsize="small")
 
 
 def plot_klat(results, samples, stamp, path):
-    """A panel per experiment, each on its own log time axis."""
+    """A panel per experiment, each on its own log time axis, under one key."""
     cols = 1 if len(results) == 1 else 2
     rows = -(-len(results) // cols)
-    fig = new_figure(6.2 * cols, 0.9 + 2.7 * rows, stamp=stamp)
-    axes = list(fig.subplots(rows, cols, squeeze=False).flat)
+    fig = new_figure(6.2 * cols, 1.3 + 3.1 * rows, stamp=stamp)
+    grid = fig.add_gridspec(rows + 1, cols, height_ratios=[0.15] + [1] * rows)
+    key = fig.add_subplot(grid[0, :])
+    key.axis("off")
+    handles = [mpl.Patch(color="0.8"), mpl.Patch(color="C0", alpha=0.6)]
+    labels = ["the clock's own cost (in every sample)",
+              f"raw samples, {PER_DECADE} bins a decade"]
+    for _, colour, style, name in MARKS:
+        handles.append(mpl.Line2D([], [], color=colour, linestyle=style, linewidth=1.2))
+        labels.append(name)
+    key.legend(handles, labels, loc="center", ncols=6 if cols > 1 else 3, fontsize="small",
+               frameon=False)
+    axes = [fig.add_subplot(grid[1 + i // cols, i % cols]) for i in range(rows * cols)]
     for ax, r in zip(axes, results):
         plot_experiment(ax, r, samples.get(r["experiment"]))
     for ax in axes[len(results):]:
@@ -181,8 +193,8 @@ def add_klat(commands):
         "klat", help="wsc klat: each experiment's distribution beside the clock's cost",
         description=f"From each FILE, written by `wsc klat EXPERIMENT --json` or `wsc klat "
         f"show --json`, draw {KLAT_PNG}: a panel per experiment on a log time axis with "
-        "its median, mean, p95 and p99 (min, max and the median net of the clock written "
-        "beside), the distribution of its raw samples when "
+        "its median, mean, p95 and p99 (their values, min, max and the median net of the "
+        "clock in the panel's title), the distribution of its raw samples when "
         "given (--samples, from wsc klat --csv), and the clock's own cost (timer_ns, "
         "in every raw sample) shaded; stamped with the machine it was measured on.")
     p.add_argument("files", metavar="FILE.json", nargs="+",

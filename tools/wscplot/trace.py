@@ -17,9 +17,9 @@ import math
 import re
 from pathlib import Path
 
-from .common import (Palette, PlotError, environment_stamp, field, fmt_ns, import_matplotlib,
-                     is_int, load_json, log_ns_axis, make_outdir, merge_stamps, mpl,
-                     new_figure, note, save_png, shown)
+from .common import (Palette, PlotError, environment_stamp, field, fmt_ns, fmt_time,
+                     import_matplotlib, is_int, legend_outside, load_json, log_ns_axis,
+                     make_outdir, merge_stamps, mpl, new_figure, note, save_png, shown)
 
 # The papers the figures follow, by their short titles.
 GROUPS_PAPER = "Nature of System Calls"
@@ -31,6 +31,9 @@ LOST = "lost_"
 PER_OCTAVE = 4
 # How many system calls of each file `plot trace` draws by default.
 TRACE_TOP = 6
+# A workload's histogram of a call is drawn from this many calls on: of
+# fewer, a fraction per bin is noise (one call is a bar of height 1).
+MIN_HIST_CALLS = 10
 # A system call's name becomes part of a file name.
 SYSCALL_NAME = re.compile(r"[A-Za-z0-9_]+")
 
@@ -165,16 +168,31 @@ def octave_bins(hist):
     return bins
 
 
+def too_few(row):
+    """Whether ROW's call was made too few times for a histogram."""
+    return row["calls"] < MIN_HIST_CALLS
+
+
+def plural(n, word):
+    return f"{n:,} {word}" + ("" if n == 1 else "s")
+
+
 def plot_trace_call(name, workloads, path):
-    """NAME's latency histogram in each workload that made it, overlaid."""
+    """NAME's latency histogram in each workload that made it often enough,
+    overlaid; a workload that made it fewer than MIN_HIST_CALLS times is
+    named in the legend with its calls' p50 and p99, not drawn (one call is
+    a bar of height 1 that says nothing of a distribution)."""
     np = mpl.np
-    drawn = [(i, w, w["doc"]["calls"][name]) for i, w in enumerate(workloads)
-             if name in w["doc"]["calls"]]
+    made = [(i, w, w["doc"]["calls"][name]) for i, w in enumerate(workloads)
+            if name in w["doc"]["calls"]]
+    drawn = [(i, w, row) for i, w, row in made if not too_few(row)]
     binned = [octave_bins(trace_hist(w["path"], row)) for _, w, row in drawn]
     lo = min(min(b) for b in binned)
     hi = max(max(b) for b in binned)
     edges = 2.0 ** (np.arange(lo, hi + 2) / PER_OCTAVE)
-    fig = new_figure(stamp=merge_stamps(w["stamp"] for w in workloads))
+    # Taller by a legend line per workload, the legend below the axes.
+    fig = new_figure(8, 4.3 + 0.2 * len(workloads),
+                     stamp=merge_stamps(w["stamp"] for w in workloads))
     ax = fig.add_subplot()
     top = 0
     for k, ((i, w, row), bins) in enumerate(zip(drawn, binned)):
@@ -183,14 +201,20 @@ def plot_trace_call(name, workloads, path):
         top = max(top, frac.max())
         ax.stairs(frac, edges, color=colour, fill=True, alpha=0.15)
         ax.stairs(frac, edges, color=colour, linewidth=1.5,
-                  label=f"{w['label']}: {row['calls']:,} calls, p50 {fmt_ns(row['p50_ns'])}, "
-                  f"p99 {fmt_ns(row['p99_ns'])}")
+                  label=f"{w['label']}: {plural(row['calls'], 'call')}, "
+                  f"p50 {fmt_ns(row['p50_ns'])}, p99 {fmt_ns(row['p99_ns'])}")
         # The percentiles as small carets along the top, one row per workload.
         y = 0.975 - 0.035 * k
         for pct, face in (("p50_ns", colour), ("p99_ns", "white")):
             ax.plot(max(row[pct], 1), y, marker="v", markersize=6, color=colour,
                     markerfacecolor=face, transform=ax.get_xaxis_transform(),
                     clip_on=False, linestyle="none")
+    for i, w, row in made:
+        if too_few(row):
+            ax.plot([], [], color=f"C{i % 10}", linestyle="none", marker="x",
+                    label=f"{w['label']}: {plural(row['calls'], 'call')}, p50 "
+                    f"{fmt_ns(row['p50_ns'])}, p99 {fmt_ns(row['p99_ns'])} "
+                    f"(fewer than {MIN_HIST_CALLS}: no histogram)")
     for i, w in enumerate(workloads):
         if name not in w["doc"]["calls"]:
             ax.plot([], [], color=f"C{i % 10}", label=f"{w['label']}: no {name} calls")
@@ -198,9 +222,11 @@ def plot_trace_call(name, workloads, path):
     ax.set_xlim(edges[0], edges[-1])
     ax.set_xlabel("latency in the kernel (▼ p50, ▽ p99)")
     ax.set_ylabel(f"fraction of the workload's {name} calls")
-    ax.set_ylim(0, top * 1.25)
+    # Room above the bars for the carets' rows.
+    ax.set_ylim(0, top / (0.95 - 0.035 * len(drawn)))
     ax.grid(True, which="major", alpha=0.3)
-    ax.legend(fontsize="small", loc="best")
+    # Below the axes: inside, a legend hid a workload's p99 caret.
+    legend_outside(ax, "below", frameon=False)
     group = drawn[0][2]["group"]
     trace_title(fig, f"{name} ({group}): latency in the kernel, "
                 f"{PER_OCTAVE} bins per octave", workloads)
@@ -269,9 +295,9 @@ def plot_trace_share(workloads, time, path):
     ax.invert_yaxis()
     ax.set_xlim(0, 100)
     ax.set_xlabel(f"share of the {TIMES[time][1]}, %")
-    ax.legend(fontsize="small", ncols=min(len(groups), 7), loc="lower center",
-              bbox_to_anchor=(0.5, 1.0), frameon=False)
-    trace_title(fig, f"wsc trace: where the {TIMES[time][1]} went, by the groups of "
+    rows = -(-len(groups) // 6)
+    legend_outside(ax, "above", ncols=-(-len(groups) // rows), frameon=False)
+    trace_title(fig, f"wsc trace: where the {TIMES[time][1]} went,\nby the groups of "
                 f"\"{GROUPS_PAPER}\"", workloads)
     return save_png(fig, path)
 
@@ -299,13 +325,33 @@ def run_trace(args):
     # Check every histogram to draw before drawing anything.
     for name in names:
         for w in workloads:
-            if name in w["doc"]["calls"]:
-                trace_hist(w["path"], w["doc"]["calls"][name])
+            row = w["doc"]["calls"].get(name)
+            if row is not None and not too_few(row):
+                trace_hist(w["path"], row)
     out = Path(args.outdir) if args.outdir else workloads[0]["path"].parent
     import_matplotlib()
     make_outdir(out)
     for name in names:
-        yield plot_trace_call(name, workloads, out / f"trace-{name}.png")
+        path = out / f"trace-{name}.png"
+        rows = [(w, w["doc"]["calls"][name]) for w in workloads if name in w["doc"]["calls"]]
+        few = [f"{w['label']} {plural(row['calls'], 'call')}" for w, row in rows
+               if too_few(row)]
+        if len(few) < len(rows):
+            if few:
+                note(f"trace: {path.name}: no histogram of {', '.join(few)} "
+                     f"(fewer than {MIN_HIST_CALLS} calls)")
+            yield plot_trace_call(name, workloads, path)
+            continue
+        note(f"trace: no {path.name}: {name} was made fewer than {MIN_HIST_CALLS} "
+             f"times in every file ({', '.join(few)}), too few for a histogram")
+        # One left by an earlier run would pass for this run's.
+        try:
+            path.unlink()
+            note(f"trace: removed {path}, drawn from earlier results")
+        except FileNotFoundError:
+            pass
+        except OSError as e:
+            raise PlotError(f"{path}: {e.strerror}") from e
     yield plot_trace_share(workloads, args.time, out / "trace-share.png")
 
 
@@ -353,7 +399,9 @@ def add_trace(commands):
         "draw trace-<call>.png for each system call chosen: its latency histogram "
         f"in each workload overlaid ({PER_OCTAVE} bins per octave on a log axis, "
         "the height the fraction of the workload's calls of it), with carets at "
-        "each workload's p50 and p99; and trace-share.png: per workload, the "
+        "each workload's p50 and p99; a workload that made the call fewer than "
+        f"{MIN_HIST_CALLS} times is named in the legend, not drawn, and a call no "
+        "workload made that often gets no figure (a line on stderr says so); and trace-share.png: per workload, the "
         f"share of its system call time (--time) in each group of \"{GROUPS_PAPER}\".  "
         "A title in red names the workloads whose trace lost calls or tasks.")
     add_trace_inputs(p, "legends")
@@ -399,11 +447,17 @@ def us_buckets(hist):
 
 
 def bucket_tick(k):
-    """Bucket K's label under a bar: us_bucket_label()'s µs up to 1 ms,
-    in ms beyond, so no label has more than four digits."""
+    """Bucket K's label under a bar: us_bucket_label()'s µs up to 1 ms;
+    beyond, each end in its own unit, the unit said once when they share
+    it ("1.02-2.05 ms", "524 ms-1.05 s"): never more than four digits."""
     if k <= 10:
         return f"{us_bucket_label(k)} µs"
-    return f"{((1 << (k - 1)) + 1) / 1000:.3g}-{(1 << k) / 1000:.3g} ms"
+    low, high = fmt_time(((1 << (k - 1)) + 1) * 1000), fmt_time((1 << k) * 1000)
+    low_value, low_unit = low.split(" ")
+    high_value, high_unit = high.split(" ")
+    if low_unit == high_unit:
+        return f"{low_value}-{high_value} {high_unit}"
+    return f"{low}-{high}"
 
 
 def bucket_table(call, workloads, counts, top):
@@ -426,7 +480,7 @@ def bucket_table(call, workloads, counts, top):
 def plot_trace_buckets(call, workloads, counts, top, fraction, path):
     """Grouped bars: one group per µs bucket, one bar per workload."""
     np = mpl.np
-    fig = new_figure(max(8, 0.35 * (top + 1) * len(workloads) + 2), 5,
+    fig = new_figure(min(14, max(8, 0.3 * (top + 1) * len(workloads) + 2.5)), 5,
                      stamp=merge_stamps(w["stamp"] for w in workloads))
     ax = fig.add_subplot()
     width = 0.8 / len(workloads)
@@ -449,7 +503,7 @@ def plot_trace_buckets(call, workloads, counts, top, fraction, path):
                   else f"{call} calls")
     ax.margins(y=0.15)
     ax.grid(True, axis="y", alpha=0.3)
-    ax.legend(fontsize="small")
+    legend_outside(ax)
     trace_title(fig, f"{call}: latency in power-of-two µs buckets, as in {BUCKETS_PAPER}",
                 workloads)
     return save_png(fig, path)
