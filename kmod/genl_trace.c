@@ -437,6 +437,8 @@ static int wsc_genl_trace_put_call(struct sk_buff *skb,
 				      sum->total_ns, WSC_LAT_A_PAD) ||
 		    nla_put_u64_64bit(skb, WSC_LAT_A_TRACE_OFF_NS,
 				      sum->off_ns, WSC_LAT_A_PAD) ||
+		    nla_put_u64_64bit(skb, WSC_LAT_A_TRACE_WRAPPED,
+				      sum->wrapped, WSC_LAT_A_PAD) ||
 		    nla_put_u64_64bit(skb, WSC_LAT_A_TRACE_MAX_NS, sum->max_ns,
 				      WSC_LAT_A_PAD))
 			goto cancel_msg;

@@ -227,9 +227,10 @@ static void wsc_proc_trace_header(struct seq_file *m, struct wsc_proc_iter *it,
 		seq_puts(m, "# (its per-call rows need CAP_PERFMON or CAP_SYS_ADMIN)\n");
 		return;
 	}
-	seq_printf(m, "%-5s %-28s %12s %10s %16s %12s %16s\n", "nr",
+	seq_puts(m, "# total_ns: each call's own time; a batch's ioctl leaves out the calls it ran, which count as wrapped in their own rows\n");
+	seq_printf(m, "%-5s %-28s %12s %10s %16s %12s %16s %12s\n", "nr",
 		   "handler", "calls", "errors", "total_ns", "mean_ns",
-		   "max_ns");
+		   "max_ns", "wrapped");
 }
 
 static void wsc_proc_trace_row(struct seq_file *m,
@@ -238,9 +239,10 @@ static void wsc_proc_trace_row(struct seq_file *m,
 	const struct wsc_trace_sum *s = &it->trace->sum[i];
 	unsigned int nr = it->trace->nr[i];
 
-	seq_printf(m, "%-5u %-28s %12llu %10llu %16llu %12llu %16llu\n", nr,
-		   wsc_handler_name(nr) ?: "?", s->calls, s->errors, s->total_ns,
-		   div64_u64(s->total_ns, s->calls), s->max_ns);
+	seq_printf(m, "%-5u %-28s %12llu %10llu %16llu %12llu %16llu %12llu\n",
+		   nr, wsc_handler_name(nr) ?: "?", s->calls, s->errors,
+		   s->total_ns, div64_u64(s->total_ns, s->calls), s->max_ns,
+		   s->wrapped);
 }
 
 /* Copy what the report shows of the trace, if there is one. */

@@ -158,6 +158,7 @@ static struct wsc_trace_slot *wsc_trace_claim(struct wsc_trace *t,
 		for (n = 0; n < ARRAY_SIZE(s->call); n++) {
 			s->call[n].enter_ns = 0;
 			s->call[n].off_ns = 0;
+			s->call[n].nested_ns = 0;
 			s->call[n].nr = WSC_TRACE_NO_CALL;
 		}
 		s->out_ns = 0;
@@ -239,8 +240,13 @@ static void wsc_trace_follow(struct wsc_trace *t, struct task_struct *tsk)
 		wsc_trace_drop(t, s);
 }
 
-/* Is @tsk @root's process or a descendant of it?  Under RCU. */
-static bool wsc_trace_in_tree(struct task_struct *tsk,
+/*
+ * Is @tsk @root's process or a descendant of it, and not the starter's
+ * process or one of its descendants below @root?  Under RCU.  The
+ * starter is left out as from a cgroup's trace: `wsc trace -p $$` would
+ * otherwise count the tracer's own polling as the shell's.
+ */
+static bool wsc_trace_in_tree(struct wsc_trace *t, struct task_struct *tsk,
 			      struct task_struct *root)
 {
 	struct task_struct *q = tsk;
@@ -248,6 +254,8 @@ static bool wsc_trace_in_tree(struct task_struct *tsk,
 	for (;;) {
 		if (same_thread_group(q, root))
 			return true;
+		if (task_tgid(q) == t->starter)
+			return false;
 		if (q == &init_task || q->pid <= 1)
 			return false;
 		q = rcu_dereference(q->real_parent);
@@ -271,7 +279,7 @@ void wsc_trace_follow_tree(struct wsc_trace *t, struct task_struct *root)
 
 	rcu_read_lock();
 	for_each_process_thread(p, thr) {
-		if (wsc_trace_in_tree(thr, root))
+		if (wsc_trace_in_tree(t, thr, root))
 			wsc_trace_follow(t, thr);
 	}
 	rcu_read_unlock();
@@ -368,10 +376,11 @@ static void wsc_trace_count_errno(struct wsc_trace_cpu *c, unsigned int nr,
 /*
  * Add one finished call of @nr that took @ns, @off_ns of them switched
  * out, and returned @ret, to this CPU's row and to its task's record
- * @rec (if it has one).
+ * @rec (if it has one); @which says whether a wsc batch ran it.
  */
 static void wsc_trace_count(struct wsc_trace *t, struct wsc_trace_task *rec,
-			    unsigned int nr, u64 ns, u64 off_ns, long ret)
+			    unsigned int which, unsigned int nr, u64 ns,
+			    u64 off_ns, long ret)
 {
 	struct wsc_trace_cpu *c = wsc_trace_this_cpu(t);
 	bool failed = IS_ERR_VALUE(ret);
@@ -387,6 +396,7 @@ static void wsc_trace_count(struct wsc_trace *t, struct wsc_trace_task *rec,
 
 	row->calls++;
 	row->errors += failed;
+	row->wrapped += which == WSC_TRACE_WRAPPED;
 	row->total_ns += ns;
 	row->off_ns += off_ns;
 	if (ns > row->max_ns)
@@ -428,7 +438,12 @@ static __always_inline bool wsc_trace_result_wanted(struct wsc_trace *t,
  * exit of the batch's ioctl.  Telling the two apart by the registers
  * needs no state shared with the batch, and pairs each with its own exit:
  * enter(ioctl), enter(a), exit(a), enter(b), exit(b), exit(ioctl) counts
- * a, b and the ioctl once each, with their own latencies.
+ * a, b and the ioctl once each.
+ *
+ * Each moment of a call counts once, in the innermost call running: a
+ * and b their whole latency, the ioctl its own time, its latency less
+ * the time of the calls it ran (struct wsc_trace_call.nested_ns), so
+ * that the rows' times add up to the time the tasks spent in calls.
  */
 static __always_inline unsigned int wsc_trace_which(struct pt_regs *regs)
 {
@@ -436,11 +451,22 @@ static __always_inline unsigned int wsc_trace_which(struct pt_regs *regs)
 					       WSC_TRACE_WRAPPED;
 }
 
+/* @c's own time until @now: its latency less that of the calls it ran. */
+static __always_inline u64 wsc_trace_own_ns(const struct wsc_trace_call *c,
+					    u64 now)
+{
+	u64 ns = now - c->enter_ns;
+
+	/* Clock reads on different CPUs may disagree by a little: clamp. */
+	return ns > c->nested_ns ? ns - c->nested_ns : 0;
+}
+
 static void wsc_trace_sys_enter(struct wsc_trace *t, struct pt_regs *regs,
 				long id)
 {
 	struct wsc_trace_slot *s;
 	struct wsc_trace_call *c;
+	unsigned int which;
 
 	if (wsc_trace_joins_on_call(t)) {
 		/* A task that left the cgroup is no longer counted. */
@@ -460,7 +486,8 @@ static void wsc_trace_sys_enter(struct wsc_trace *t, struct pt_regs *regs,
 			return;
 	}
 
-	c = &s->call[wsc_trace_which(regs)];
+	which = wsc_trace_which(regs);
+	c = &s->call[which];
 	if (unlikely(wsc_trace_counted(c->nr)))
 		wsc_trace_this_cpu(t)->lost_exits++;
 	if (unlikely(id < 0 || id >= NR_syscalls || in_compat_syscall())) {
@@ -469,13 +496,21 @@ static void wsc_trace_sys_enter(struct wsc_trace *t, struct pt_regs *regs,
 		return;
 	}
 	if (t->calls && !test_bit(id, t->calls)) {
-		/* No clock read: a filtered call costs the lookup alone. */
 		c->nr = WSC_TRACE_SKIPPED_CALL;
 		wsc_trace_this_cpu(t)->filtered++;
+		/*
+		 * No clock read: a filtered call costs the lookup alone -
+		 * unless it is wrapped in a counted ioctl, whose own time
+		 * leaves it out all the same.
+		 */
+		if (which == WSC_TRACE_WRAPPED &&
+		    wsc_trace_counted(s->call[WSC_TRACE_SYSCALL].nr))
+			c->enter_ns = ktime_get_ns();
 		return;
 	}
 	c->nr = id;
 	c->off_ns = 0;
+	c->nested_ns = 0;
 	/* Last, so that the lookup is not part of the call's time. */
 	c->enter_ns = ktime_get_ns();
 }
@@ -519,7 +554,7 @@ static void wsc_trace_sys_exit(struct wsc_trace *t, struct pt_regs *regs,
 {
 	struct wsc_trace_slot *s = NULL;
 	struct wsc_trace_call *c = NULL;
-	unsigned int nr;
+	unsigned int which = 0, nr;
 	u64 now = 0;
 
 	/*
@@ -532,14 +567,19 @@ static void wsc_trace_sys_exit(struct wsc_trace *t, struct pt_regs *regs,
 		now = ktime_get_ns();
 		s = wsc_trace_find(t, current);
 	}
-	if (s)
-		c = &s->call[wsc_trace_which(regs)];
+	if (s) {
+		which = wsc_trace_which(regs);
+		c = &s->call[which];
+	}
 	if (unlikely(!c || c->nr == WSC_TRACE_NO_CALL)) {
 		wsc_trace_no_entry(t, regs, ret, s);
 		return;
 	}
 	nr = c->nr;
 	c->nr = WSC_TRACE_NO_CALL;
+	if (which == WSC_TRACE_WRAPPED && nr != WSC_TRACE_FOREIGN_CALL &&
+	    wsc_trace_counted(s->call[WSC_TRACE_SYSCALL].nr))
+		s->call[WSC_TRACE_SYSCALL].nested_ns += now - c->enter_ns;
 	if (unlikely(!wsc_trace_counted(nr)))
 		return;
 	/* exec gives the task its new name. */
@@ -549,7 +589,8 @@ static void wsc_trace_sys_exit(struct wsc_trace *t, struct pt_regs *regs,
 		wsc_trace_this_cpu(t)->filtered++;
 		return;
 	}
-	wsc_trace_count(t, s->task, nr, now - c->enter_ns, c->off_ns, ret);
+	wsc_trace_count(t, s->task, which, nr, wsc_trace_own_ns(c, now),
+			c->off_ns, ret);
 }
 
 static void wsc_trace_on_sys_exit(void *data, struct pt_regs *regs, long ret)
@@ -599,8 +640,8 @@ static void wsc_trace_task_exit(struct wsc_trace *t, struct task_struct *p)
 		if (!wsc_trace_counted(READ_ONCE(c->nr)))
 			continue;
 		if (wsc_trace_result_wanted(t, 0))
-			wsc_trace_count(t, s->task, c->nr, now - c->enter_ns,
-					c->off_ns, 0);
+			wsc_trace_count(t, s->task, i, c->nr,
+					wsc_trace_own_ns(c, now), c->off_ns, 0);
 		else
 			wsc_trace_this_cpu(t)->filtered++;
 	}
@@ -624,10 +665,12 @@ static bool wsc_trace_in_call(const struct wsc_trace_slot *s)
 /*
  * The scheduler's switch: a followed task that leaves the CPU inside a
  * counted call notes when; when it comes back, the time away is added
- * to each call it is inside.  That is the call's off-CPU time: blocked,
- * or runnable and waiting for a CPU.  Runs with the runqueue locked and
- * interrupts off; @prev is the task leaving, and @next is not running,
- * so each slot is written by its own task's switch alone.
+ * to the innermost call it is inside (a wrapped call, not its batch's
+ * ioctl, which leaves the wrapped calls' time out of its own).  That is
+ * the call's off-CPU time: blocked, or runnable and waiting for a CPU.
+ * Runs with the runqueue locked and interrupts off; @prev is the task
+ * leaving, and @next is not running, so each slot is written by its own
+ * task's switch alone.
  */
 static void wsc_trace_on_switch(void *data, bool preempt,
 				struct task_struct *prev,
@@ -636,7 +679,7 @@ static void wsc_trace_on_switch(void *data, bool preempt,
 {
 	struct wsc_trace *t = data;
 	struct wsc_trace_slot *s;
-	unsigned int i;
+	struct wsc_trace_call *c;
 	u64 now = 0;
 
 	if (wsc_trace_may_follow(t, prev)) {
@@ -653,9 +696,12 @@ static void wsc_trace_on_switch(void *data, bool preempt,
 		return;
 	if (!now)
 		now = ktime_get_ns();
-	for (i = 0; i < ARRAY_SIZE(s->call); i++)
-		if (wsc_trace_counted(s->call[i].nr))
-			s->call[i].off_ns += now - s->out_ns;
+	/* Inside a wrapped call, even one left out: none of it is the ioctl's. */
+	c = &s->call[WSC_TRACE_WRAPPED];
+	if (c->nr == WSC_TRACE_NO_CALL)
+		c = &s->call[WSC_TRACE_SYSCALL];
+	if (wsc_trace_counted(c->nr))
+		c->off_ns += now - s->out_ns;
 	s->out_ns = 0;
 }
 
@@ -770,6 +816,7 @@ bool wsc_trace_row(struct wsc_trace *t, unsigned int nr,
 		row = &t->cpu[cpu]->row[nr];
 		sum->calls += READ_ONCE(row->calls);
 		sum->errors += READ_ONCE(row->errors);
+		sum->wrapped += READ_ONCE(row->wrapped);
 		sum->total_ns += READ_ONCE(row->total_ns);
 		sum->off_ns += READ_ONCE(row->off_ns);
 		max = READ_ONCE(row->max_ns);

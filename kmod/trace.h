@@ -46,13 +46,18 @@ struct netlink_ext_ack;
 
 /**
  * struct wsc_trace_call - a call in progress
- * @enter_ns: ktime_get_ns() at its entry
- * @off_ns:   time its task has spent switched out since then
- * @nr:       its number, or one of WSC_TRACE_*_CALL
+ * @enter_ns:  ktime_get_ns() at its entry
+ * @off_ns:    time its task has spent switched out since then, outside
+ *             any call nested in it
+ * @nested_ns: of a batch's ioctl, the time of the wrapped calls it has
+ *             run so far (entry to exit), which count under their own
+ *             names and not again in the ioctl's
+ * @nr:        its number, or one of WSC_TRACE_*_CALL
  */
 struct wsc_trace_call {
 	u64 enter_ns;
 	u64 off_ns;
+	u64 nested_ns;
 	u32 nr;
 };
 
@@ -108,7 +113,9 @@ struct wsc_trace_slot {
  * struct wsc_trace_row - what one CPU saw of one system call
  * @calls:    calls that returned on this CPU (or never returned: exit)
  * @errors:   of them, those that returned -4095..-1
- * @total_ns: their summed latency
+ * @wrapped:  of them, those a wsc batch ran
+ * @total_ns: their summed latency: their own time, the calls a batch's
+ *            ioctl ran left out of it (they count in their own rows)
  * @off_ns:   of it, the time their tasks were switched out
  * @max_ns:   the longest
  * @hist:     WSC_HIST_BUCKETS counters from the CPU's pool, NULL until
@@ -117,6 +124,7 @@ struct wsc_trace_slot {
 struct wsc_trace_row {
 	u64 calls;
 	u64 errors;
+	u64 wrapped;
 	u64 total_ns;
 	u64 off_ns;
 	u64 max_ns;

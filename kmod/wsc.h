@@ -394,13 +394,15 @@ struct wsc_trace_status {
  * struct wsc_trace_sum - one system call's figures, every CPU summed
  * @calls:    calls finished
  * @errors:   of them, failed (-4095..-1)
- * @total_ns: summed latency
+ * @wrapped:  of them, run by a wsc batch
+ * @total_ns: summed latency (a batch's ioctl: its own, without its calls)
  * @off_ns:   of it, off the CPU
  * @max_ns:   longest latency
  */
 struct wsc_trace_sum {
 	u64 calls;
 	u64 errors;
+	u64 wrapped;
 	u64 total_ns;
 	u64 off_ns;
 	u64 max_ns;

@@ -452,9 +452,11 @@ static void test_json(void **state)
 		"\"lost_hist\": 0", "\"unmatched\": 1", "\"unfinished\": 0",
 		"\"foreign\": 0", "\"task_slots\": 64", "\"hist_slots\": 32",
 		"\"lost\": 0,", "\"total_ns\": 4560040", "\"calls\": 17",
-		"\"errors\": 1", "\"syscalls\": [",
+		"\"errors\": 1", "\"wrapped\": 0,", "\"syscalls\": [",
+		"\"stopped_by\": null,",
 		"{\"name\": \"read\", \"nr\": 0, \"group\": \"userdata\", "
-			"\"calls\": 15, \"errors\": 1, \"total_ns\": 4560000",
+			"\"calls\": 15, \"errors\": 1, \"wrapped\": 0, "
+			"\"total_ns\": 4560000",
 		"\"mean_ns\": 304000", "\"p50_ns\": 1039", "\"p99_ns\": 1007615",
 		"\"max_ns\": 1010000",
 		"\"hist\": [[1024, 1055, 10], [999424, 1015807, 5]]",
@@ -496,15 +498,18 @@ static void test_table_header_and_rows(void **state)
 	make_report(&r);
 	out = capture(print_table_plain, &r);
 	assert_contains(out, "target: command: sh -c \"x\" (killed by signal 9");
-	assert_contains(out, "trace 3: 1.23s, ended");
-	assert_contains(out, "2 tasks followed; 17 calls, 1 errors");
-	assert_contains(out, "\nlost: 0 (");
+	assert_contains(out, "trace 3: 1.23s, ended when every traced task had "
+			"exited; 2 tasks; 17 calls, 1 error\n");
+	/* Nothing lost: no line says so; the one unmatched call is said. */
+	assert_false(strstr(out, "lost"));
 	assert_false(strstr(out, "WARNING"));
-	assert_contains(out, "unmatched 1 (calls already running when the "
-			"trace began)");
+	assert_contains(out, "\nnot counted: 1 call already running when the "
+			"trace began\n\n");
+	assert_false(strstr(out, "wrapped:"));
 	assert_contains(out, "syscall");
 	/* read: 15 calls, 4.56ms of 4.56004ms, mean 304us, max 1.01ms. */
-	assert_contains(out, "userdata");
+	assert_contains(out, "\nby group: userdata 100.0% (15 calls), "
+			"locking 0.0% (2 calls)\n");
 	assert_contains(out, "4.56ms");
 	assert_contains(out, "100.0%");
 	assert_contains(out, "304us");
@@ -526,9 +531,11 @@ static void test_table_warns_of_losses(void **state)
 	r.status.lost_exits = 2;
 	r.status.lost_hist = 1;
 	out = capture(print_table_plain, &r);
-	assert_contains(out, "WARNING: lost: 3 (0 tasks not followed, 0 calls "
-			"not counted, 2 exits never seen, 1 calls in no "
-			"histogram)");
+	assert_contains(out, "WARNING: lost 3: 0 tasks not followed, 0 calls "
+			"not counted, 2 exits never seen,\n  1 call in no "
+			"histogram; the figures below miss these\n  (the kernel "
+			"follows 64 tasks at once and keeps 32 histograms per "
+			"CPU)\n");
 	free(out);
 	trace_report_free(&r);
 }
@@ -573,10 +580,10 @@ static void test_csv(void **state)
 	out = capture(trace_print_csv, &r);
 	assert_string_equal(out,
 		"name,nr,group,calls,errors,total_ns,share,mean_ns,p50_ns,"
-		"p99_ns,max_ns,on_cpu_ns,off_cpu_ns,errnos\n"
+		"p99_ns,max_ns,on_cpu_ns,off_cpu_ns,errnos,wrapped\n"
 		"read,0,userdata,15,1,4560000,99.999,304000,1039,1007615,1010000,"
-		"4560000,0,\n"
-		"futex,202,locking,2,0,40,0.001,20,20,20,21,40,0,\n");
+		"4560000,0,,0\n"
+		"futex,202,locking,2,0,40,0.001,20,20,20,21,40,0,,0\n");
 	free(out);
 	trace_report_free(&r);
 }
@@ -832,11 +839,14 @@ static void test_table_times_and_errnos(void **state)
 	(void)state;
 	make_report_more(&r);
 	out = capture(print_table_plain, &r);
-	assert_contains(out, "time, share: time on the CPU in the calls "
-			"(--time cpu); mean, p50, p99, max: latency of one "
-			"call, wall clock");
+	assert_contains(out, "on-cpu + off-cpu = time in the calls; share: of "
+			"the time on the CPU (--time cpu)\nmean, p50, p99, max: "
+			"one call, entry to exit\n");
 	assert_contains(out, " on-cpu ");
 	assert_contains(out, " off-cpu ");
+	/* One column per figure: no "time" repeating on-cpu. */
+	assert_contains(out, "\nsyscall  calls  errors   on-cpu  off-cpu   "
+			"share     mean      p50      p99       max\n");
 	/* read: 4.56ms in all, 1ms off, 3.56ms on. */
 	assert_contains(out, "3.56ms");
 	assert_contains(out, "1.00ms");
@@ -849,6 +859,85 @@ static void test_table_times_and_errnos(void **state)
 	out = capture(print_table_plain, &r);
 	assert_contains(out, "(--time off)");
 	assert_contains(out, "100.0%");	/* futex has no off-CPU time */
+	free(out);
+	trace_report_free(&r);
+}
+
+/* The longest line of @text, in bytes (the table is ASCII). */
+static size_t widest_line(const char *text)
+{
+	size_t widest = 0, len;
+	const char *nl;
+
+	for (; *text; text = nl + 1) {
+		nl = strchr(text, '\n');
+		if (!nl)
+			nl = text + strlen(text);
+		len = (size_t)(nl - text);
+		widest = len > widest ? len : widest;
+		if (!*nl)
+			break;
+	}
+	return widest;
+}
+
+/*
+ * The table within 100 columns, whatever it holds: the longest name the
+ * kernel has, counts of ten digits, every errno a call can fail with, a
+ * loss and every "not counted" figure; and wrapped calls said once.
+ */
+static void test_table_width_and_wrapped(void **state)
+{
+	static const uint32_t errs[] = { EPERM, ENOENT, EINTR, EIO, EBADF,
+		EAGAIN, ENOMEM, EACCES, EFAULT, EBUSY, EEXIST, ENOTDIR,
+		EISDIR, EINVAL, ENFILE, EMFILE, ENOSPC, EROFS, ENAMETOOLONG };
+	struct trace_report r;
+	struct trace_row *row;
+	char *out;
+	size_t i;
+
+	(void)state;
+	make_report_more(&r);
+	row = &r.rows[0];
+	snprintf(row->name, sizeof(row->name), "sched_get_priority_max");
+	row->calls = 4000000000ull;
+	row->errors = 3999999999ull;
+	row->wrapped = 3200;
+	free(row->errnos);
+	row->errnos = calloc(ARRAY_SIZE(errs), sizeof(*row->errnos));
+	assert_non_null(row->errnos);
+	for (i = 0; i < ARRAY_SIZE(errs); i++)
+		row->errnos[i] = (struct trace_errno){ errs[i], 123456789 };
+	row->nr_errnos = ARRAY_SIZE(errs);
+	r.status.lost_calls = 7;
+	r.status.unmatched = 2;
+	r.status.unfinished = 1;
+	r.status.foreign = 3;
+	r.status.lost_errnos = 4;
+	r.by = TRACE_BY_THREAD;
+	r.stop = TRACE_STOP_SIGNAL;
+	r.stop_signal = SIGINT;
+	r.status.end = WSC_TRACE_END_STOPPED;
+	trace_report_finish(&r);
+	out = capture(print_table_hist, &r);
+	if (widest_line(out) > 100)
+		fail_msg("a line of %zu columns in:\n%s", widest_line(out), out);
+	assert_contains(out, "ended");
+	assert_contains(out, "interrupted by SIGINT; ");
+	assert_contains(out, "\nnot counted: 2 calls already running when the "
+			"trace began, 1 call still running when it ended,\n  3 "
+			"32-bit or unknown calls\n");
+	assert_contains(out, "\nwrapped: 3200 of the calls ran in wsc batches");
+	assert_contains(out, "\nsched_get_priority_max 4000000000 3999999999 ");
+	free(out);
+
+	r.stop = TRACE_STOP_DURATION;
+	out = capture(trace_print_json, &r);
+	assert_contains(out, "\"stopped_by\": \"duration\",");
+	assert_contains(out, "\"wrapped\": 3200,");
+	free(out);
+	out = capture(print_table_plain, &r);
+	assert_contains(out, "stopped after --duration; ");
 	free(out);
 	trace_report_free(&r);
 }
@@ -965,7 +1054,7 @@ static void test_csv_errnos_and_tasks(void **state)
 	(void)state;
 	make_report_more(&r);
 	out = capture(trace_print_csv, &r);
-	assert_contains(out, ",1010000,3560000,1000000,ENOENT=12;EACCES=1\n");
+	assert_contains(out, ",1010000,3560000,1000000,ENOENT=12;EACCES=1,0\n");
 	free(out);
 	snprintf(r.tasks[1].comm, sizeof(r.tasks[1].comm), "a,\"b\"");
 	out = capture(trace_print_tasks_csv, &r);
@@ -1218,6 +1307,7 @@ int main(void)
 		cmocka_unit_test(test_time_and_by),
 		cmocka_unit_test(test_sort_follows_time),
 		cmocka_unit_test(test_table_times_and_errnos),
+		cmocka_unit_test(test_table_width_and_wrapped),
 		cmocka_unit_test(test_table_top),
 		cmocka_unit_test(test_table_by_task),
 		cmocka_unit_test(test_json_new_keys),

@@ -15,6 +15,12 @@
  * one run to the next, and a tracer prints the same arguments for both.
  * Prints each call's result; exits 0 when all four succeeded every time.
  *
+ *   wl_batch sleep N MS
+ *
+ * One batch of N (1..64) nanosleep()s of MS milliseconds each, for the
+ * trace's accounting (t_trace.sh): the batch's ioctl runs N * MS ms of
+ * calls, which count under nanosleep and not again in the ioctl's time.
+ *
  * Raw ioctls and syscall(2), no libwsc and no libc wrapper: nothing else
  * is called between the four.  AT_FDCWD goes as a long in both, so that
  * the register a tracer prints holds the same 64 bits.
@@ -29,6 +35,7 @@
 #include <unistd.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <linux/wsc.h>
 
 static char path[256];
@@ -76,6 +83,47 @@ static void once_plain(int64_t ret[4])
 	ret[3] = syscall(__NR_unlinkat, (long)AT_FDCWD, path, 0) < 0 ? -errno : 0;
 }
 
+/* One batch of @n nanosleep()s of @ms each; 0 when all of them slept. */
+static int sleep_batch(unsigned long n, unsigned long ms)
+{
+	struct timespec ts = { .tv_sec = ms / 1000,
+			       .tv_nsec = (long)(ms % 1000) * 1000000 };
+	struct wsc_entry ent[64] = { 0 };
+	struct wsc_result res[64] = { 0 };
+	struct wsc_submit s = {
+		.entries = (uintptr_t)ent,
+		.results = (uintptr_t)res,
+		.count = (uint32_t)n,
+	};
+	unsigned long i;
+	long done;
+	int dev;
+
+	dev = open("/dev/wsc", O_RDWR | O_CLOEXEC);
+	if (dev < 0) {
+		fprintf(stderr, "wl_batch: /dev/wsc: %s\n", strerror(errno));
+		return 1;
+	}
+	for (i = 0; i < n; i++) {
+		ent[i].nr = __NR_nanosleep;
+		ent[i].args[0] = (uintptr_t)&ts;
+		/* Each its own chain: one sleep cut short cancels no other. */
+		ent[i].flags = WSC_ENTRY_NEW_CHAIN;
+	}
+	done = ioctl(dev, WSC_IOC_SUBMIT, &s);
+	close(dev);
+	if (done != (long)n) {
+		fprintf(stderr, "wl_batch: %ld of %lu sleeps ran: %s\n", done,
+			n, done < 0 ? strerror(errno) : "a short batch");
+		return 1;
+	}
+	for (i = 0; i < n; i++)
+		if (res[i].ret)
+			return 1;
+	printf("nanosleep=%lu\n", n);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	unsigned long n = 1, k;
@@ -83,9 +131,18 @@ int main(int argc, char **argv)
 	int dev, i, bad = 0;
 	bool batch;
 
+	if (argc == 4 && !strcmp(argv[1], "sleep")) {
+		n = strtoul(argv[2], NULL, 10);
+		if (n < 1 || n > 64) {
+			fprintf(stderr, "wl_batch: sleep: N is 1..64\n");
+			return 2;
+		}
+		return sleep_batch(n, strtoul(argv[3], NULL, 10));
+	}
 	if (argc < 3 || argc > 4 || strlen(argv[2]) >= sizeof(path) ||
 	    (strcmp(argv[1], "wsc") && strcmp(argv[1], "plain"))) {
-		fprintf(stderr, "usage: wl_batch wsc|plain PATH [N]\n");
+		fprintf(stderr, "usage: wl_batch wsc|plain PATH [N]\n"
+			"       wl_batch sleep N MS\n");
 		return 2;
 	}
 	batch = !strcmp(argv[1], "wsc");

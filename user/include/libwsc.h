@@ -429,7 +429,9 @@ struct wsc_trace_status {
  * @nr:         its x86-64 number
  * @calls:      calls finished
  * @errors:     of them, failed (returned -4095..-1)
- * @total_ns:   summed latency, entry to exit
+ * @total_ns:   summed latency, entry to exit; for the ioctl(2) of a wsc
+ *              batch, its own time: the calls it ran count in their own
+ *              rows (@wrapped), not again here
  * @max_ns:     the longest
  * @nr_buckets: non-empty log-linear buckets (wsc_hist.h), ascending
  * @buckets:    @nr_buckets triples {low_ns, high_ns, count}; valid during
@@ -440,6 +442,8 @@ struct wsc_trace_status {
  * @nr_errnos:  distinct errnos in @errnos
  * @errnos:     @nr_errnos pairs {errno, count}, ascending; valid during
  *              the callback only
+ * @wrapped:    of @calls, those a wsc batch ran (0 from a module that
+ *              does not say)
  */
 struct wsc_trace_call {
 	uint32_t nr;
@@ -452,6 +456,7 @@ struct wsc_trace_call {
 	uint64_t off_ns;
 	size_t nr_errnos;
 	const uint64_t (*errnos)[2];
+	uint64_t wrapped;
 };
 
 /**

@@ -92,6 +92,7 @@ static struct nla_policy wsc_nl_policy[WSC_LAT_A_MAX + 1] = {
 	[WSC_LAT_A_TRACE_LOST_RECORDS] = U64_ATTR,
 	[WSC_LAT_A_TRACE_TID]	= U32_ATTR,
 	[WSC_LAT_A_TRACE_TGID]	= U32_ATTR,
+	[WSC_LAT_A_TRACE_WRAPPED] = U64_ATTR,
 	[WSC_LAT_A_TRACE_PPID]	= U32_ATTR,
 	[WSC_LAT_A_TRACE_COMM]	= { .type = NLA_STRING, .maxlen = 16 },
 };

@@ -416,6 +416,7 @@ enum wsc_lat_attr {
 	WSC_LAT_A_TRACE_PPID,		/* u32: its parent process when it joined */
 	WSC_LAT_A_TRACE_COMM,		/* string: its command name */
 	WSC_LAT_A_TRACE_TGID,		/* u32: its process */
+	WSC_LAT_A_TRACE_WRAPPED,	/* u64: of the calls, run by a wsc batch */
 
 	__WSC_LAT_A_MAX,
 	WSC_LAT_A_MAX = __WSC_LAT_A_MAX - 1
@@ -490,7 +491,7 @@ enum wsc_lat_errno_attr {
  *       TRACE_FILTERED counts, and the filters it was started with.
  *   WSC_LAT_CMD_TRACE_FETCH  dump  out: per system call that was seen, a
  *       message of TRACE_NR, TRACE_CALLS, ERRORS, TRACE_TOTAL_NS,
- *       TRACE_OFF_NS, TRACE_MAX_NS, TRACE_ERRNO_COUNTs (VALUE, COUNT) and
+ *       TRACE_OFF_NS, TRACE_MAX_NS, TRACE_WRAPPED, TRACE_ERRNO_COUNTs (VALUE, COUNT) and
  *       BUCKETs (LOW_NS, HIGH_NS, COUNT: the non-empty log-linear buckets,
  *       every CPU merged, no CPU attribute); a call with more buckets
  *       than fit goes on in messages of TRACE_NR and BUCKETs only.

@@ -459,87 +459,61 @@ static int trace_resolve(const char *name, char *out, size_t len)
 }
 
 /*
- * Wait (2 s at most) until @pid sleeps: the child of trace_spawn() sleeps
- * nowhere but in its read() of the go pipe.  A trace started before it
- * gets there would count its closes and sigactions after the fork, which
- * are wsc's, not the command's; under load that happened (four wsc
- * traces at once on 6.1).  /proc/PID/stat says the state after the
- * name, which ends with the last ')'.
- */
-static void trace_wait_asleep(pid_t pid)
-{
-	const struct timespec nap = { 0, 100000 };
-	char path[64], buf[512], *p;
-	unsigned int tries;
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	for (tries = 0; tries < 20000; tries++) {
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			return;
-		n = read(fd, buf, sizeof(buf) - 1);
-		close(fd);
-		if (n <= 0)
-			return;
-		buf[n] = '\0';
-		p = strrchr(buf, ')');
-		/* Asleep, or gone: nothing more of it to wait for. */
-		if (!p || p[1] != ' ' || strchr("SZX", p[2]))
-			return;
-		nanosleep(&nap, NULL);
-	}
-}
-
-/*
  * Fork the command, stopped before exec until the trace has started on
- * it, so that its first traced call is its execve.  The child waits in a
- * read() of @go: that read is the trace's one "unmatched" exit.
+ * it, so that its first traced call is its execve.  It stops itself with
+ * SIGSTOP: the exit of its kill(2) passes the tracepoint before the stop
+ * takes hold (on the way back to user mode), so no call of it is in
+ * progress when the trace begins and none is counted "unmatched" (a read
+ * of a pipe would be, on every traced command).  Returns once it has
+ * stopped; -1 with errno, or -2 when it died before (said).
+ *
+ * It never runs untraced: if the trace cannot start, wsc kills it; if
+ * wsc itself is killed meanwhile, its process group is orphaned and the
+ * kernel sends it SIGHUP before SIGCONT.
  */
-static pid_t trace_spawn(const char *file, char **cmd, int *go,
-			 int *exec_err)
+static pid_t trace_spawn(const char *file, char **cmd, int *exec_err)
 {
-	int gop[2], errp[2], e;
-	char byte;
-	pid_t pid;
+	int errp[2], e, status;
+	pid_t pid, w;
 
-	if (pipe2(gop, O_CLOEXEC))
+	if (pipe2(errp, O_CLOEXEC))
 		return -1;
-	if (pipe2(errp, O_CLOEXEC)) {
-		close(gop[0]);
-		close(gop[1]);
-		return -1;
-	}
 	pid = fork();
 	if (pid < 0) {
 		e = errno;
-		close(gop[0]);
-		close(gop[1]);
 		close(errp[0]);
 		close(errp[1]);
 		errno = e;
 		return -1;
 	}
 	if (pid == 0) {
-		close(gop[1]);
 		close(errp[0]);
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
-		/* End of file: wsc gave up; never run untraced. */
-		if (read(gop[0], &byte, 1) != 1)
-			_exit(127);
+		kill(getpid(), SIGSTOP);
 		execv(file, cmd);
 		e = errno;
 		if (write(errp[1], &e, sizeof(e)) != sizeof(e))
 			_exit(127);
 		_exit(127);
 	}
-	close(gop[0]);
 	close(errp[1]);
-	*go = gop[1];
-	*exec_err = errp[0];
-	return pid;
+	do
+		w = waitpid(pid, &status, WUNTRACED);
+	while (w < 0 && errno == EINTR);
+	if (w == pid && WIFSTOPPED(status)) {
+		*exec_err = errp[0];
+		return pid;
+	}
+	e = errno;
+	close(errp[0]);
+	if (w != pid) {
+		errno = e;
+		return -1;
+	}
+	fprintf(stderr, "wsc trace: the command's process ended before it could run (wait status %#x)\n",
+		(unsigned int)status);
+	return -2;
 }
 
 /*
@@ -592,6 +566,7 @@ static int trace_add_row(void *ctx, const struct wsc_trace_call *call)
 	row->group = trace_syscall_group(row->name);
 	row->calls = call->calls;
 	row->errors = call->errors;
+	row->wrapped = call->wrapped;
 	row->total_ns = call->total_ns;
 	row->off_ns = call->off_ns;
 	row->max_ns = call->max_ns;
@@ -784,10 +759,17 @@ static int trace_wait(struct wsc_trace *tr, struct trace_live *lv,
 			err = wsc_trace_status(tr, &st);
 			if (err)
 				return err;
-			if (st.state != WSC_TRACE_ACTIVE || trace_signal)
+			if (st.state != WSC_TRACE_ACTIVE)
 				return 0;
-			if (deadline && now >= deadline)
+			if (trace_signal) {
+				r->stop = TRACE_STOP_SIGNAL;
+				r->stop_signal = trace_signal;
 				return 0;
+			}
+			if (deadline && now >= deadline) {
+				r->stop = TRACE_STOP_DURATION;
+				return 0;
+			}
 			if (exited_ns && !said && now - exited_ns >= 1000000000ull) {
 				fprintf(stderr, "wsc trace: the command has exited; waiting for %u traced task%s still running (Ctrl-C to stop)\n",
 					st.live, st.live == 1 ? "" : "s");
@@ -883,7 +865,7 @@ static int trace_command(struct wsc_trace *tr, struct wsc_trace_spec *spec,
 			 struct trace_live *lv, struct trace_report *r)
 {
 	const struct trace_opts *o = lv->o;
-	int go, exec_err, status, err, e = 0;
+	int exec_err, status, err, e = 0;
 	char file[PATH_MAX];
 	ssize_t got;
 	pid_t pid;
@@ -892,25 +874,24 @@ static int trace_command(struct wsc_trace *tr, struct wsc_trace_spec *spec,
 		return 127;
 	if (o->cold && trace_drop_caches())
 		return -1;
-	pid = trace_spawn(file, o->cmd, &go, &exec_err);
+	pid = trace_spawn(file, o->cmd, &exec_err);
+	if (pid == -2)
+		return -1;
 	if (pid < 0) {
 		fprintf(stderr, "wsc trace: cannot fork: %s\n", strerror(errno));
 		return -1;
 	}
-	trace_wait_asleep(pid);
 	spec->pid = (uint32_t)pid;
 	err = wsc_trace_begin(tr, spec);
 	if (err) {
 		trace_fail(tr, "cannot start the trace", err, NULL);
-		close(go);		/* the child exits without running */
+		kill(pid, SIGKILL);	/* stopped: it never runs */
 		close(exec_err);
 		trace_reap(pid, &status);
 		return -1;
 	}
 	trace_live_begin(lv);
-	if (write(go, "g", 1) != 1)
-		e = errno;
-	close(go);
+	kill(pid, SIGCONT);
 	got = read(exec_err, &e, sizeof(e));
 	close(exec_err);
 	if (got == sizeof(e)) {

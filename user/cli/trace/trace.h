@@ -48,6 +48,13 @@ enum trace_time {
 	TRACE_TIME_OFF,		/* off the CPU: blocked or waiting */
 };
 
+/* Why wsc ended a trace that had not ended by itself. */
+enum trace_stop {
+	TRACE_STOP_NONE,	/* it ended by itself, or is still running */
+	TRACE_STOP_SIGNAL,	/* a signal to wsc (Ctrl-C) */
+	TRACE_STOP_DURATION,	/* --duration passed */
+};
+
 /* The breakdown per task after the system calls (--by). */
 enum trace_by {
 	TRACE_BY_NONE,
@@ -64,7 +71,10 @@ enum trace_by {
  *              "locking" or "other", as wsc info spells them
  * @calls:      calls finished
  * @errors:     of them, failed
- * @total_ns:   summed latency (wall clock: entry to exit)
+ * @wrapped:    of them, run by a wsc batch (each counted once, here; the
+ *              batch's ioctl(2) counts its own time only)
+ * @total_ns:   summed latency (wall clock: entry to exit; a batch's
+ *              ioctl: its own time, without the calls it ran)
  * @off_ns:     of it, off the CPU (blocked or waiting for a CPU); the
  *              rest is on-CPU time
  * @max_ns:     longest (exact, unless @max_bound)
@@ -86,6 +96,7 @@ struct trace_row {
 	const char *group;
 	uint64_t calls;
 	uint64_t errors;
+	uint64_t wrapped;
 	uint64_t total_ns;
 	uint64_t off_ns;
 	uint64_t max_ns;
@@ -111,6 +122,9 @@ struct trace_row {
  * @total_calls: sum of the rows' @calls
  * @total_errors: sum of the rows' @errors
  * @total_off_ns: sum of the rows' @off_ns
+ * @total_wrapped: sum of the rows' @wrapped
+ * @stop:        why wsc stopped the trace (the kernel says only "stopped")
+ * @stop_signal: with TRACE_STOP_SIGNAL, the signal
  * @has_exit:    a command was run: @exit_status is its wait status
  * @exit_status: as from waitpid()
  * @filter:      the filters, for people ("" when none): "-e open,read"
@@ -129,6 +143,9 @@ struct trace_report {
 	uint64_t total_calls;
 	uint64_t total_errors;
 	uint64_t total_off_ns;
+	uint64_t total_wrapped;
+	enum trace_stop stop;
+	int stop_signal;
 	bool has_exit;
 	int exit_status;
 	char filter[256];

@@ -69,6 +69,7 @@ static int diff_row(const struct trace_row *c, const struct trace_row *p,
 	o->nr_errnos = 0;
 	o->calls = minus(c->calls, p ? p->calls : 0);
 	o->errors = minus(c->errors, p ? p->errors : 0);
+	o->wrapped = minus(c->wrapped, p ? p->wrapped : 0);
 	o->total_ns = minus(c->total_ns, p ? p->total_ns : 0);
 	o->off_ns = minus(c->off_ns, p ? p->off_ns : 0);
 	if (c->nr_buckets) {

@@ -6,6 +6,7 @@
  */
 #include <inttypes.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -44,6 +45,57 @@ static const char *end_name(uint32_t end)
 	case WSC_TRACE_END_EXITED:	return "target exited";
 	}
 	return "unknown";
+}
+
+#define TABLE_COLS	100	/* every line fits a terminal this wide */
+
+/*
+ * A line of items that wraps before TABLE_COLS, its next lines indented:
+ * the "not counted" figures, the groups, a call's errnos.
+ */
+struct wrap {
+	FILE *f;
+	int col;
+	int indent;
+	bool first;
+};
+
+static void wrap_begin(struct wrap *w, FILE *f, const char *head, int indent)
+{
+	w->f = f;
+	w->col = fprintf(f, "%s", head);
+	w->indent = indent;
+	w->first = true;
+}
+
+/* @sep, then the item; on a new line when it would not fit. */
+static __attribute__((format(printf, 3, 4)))
+void wrap_item(struct wrap *w, const char *sep, const char *fmt, ...)
+{
+	char item[128];
+	va_list ap;
+	int len;
+
+	va_start(ap, fmt);
+	vsnprintf(item, sizeof(item), fmt, ap);
+	va_end(ap);
+	if (w->first)
+		sep = "";
+	len = (int)(strlen(sep) + strlen(item));
+	if (!w->first && w->col + len > TABLE_COLS) {
+		/* The separator's mark ends the line: "a," then "b" below. */
+		fprintf(w->f, "%.*s\n%*s", (int)strcspn(sep, " "), sep,
+			w->indent, "");
+		w->col = w->indent;
+		sep = "";
+	}
+	w->col += fprintf(w->f, "%s%s", sep, item);
+	w->first = false;
+}
+
+static void wrap_end(struct wrap *w)
+{
+	fputc('\n', w->f);
 }
 
 /* @part as a percentage of @whole, 0 when there is no whole. */
@@ -96,40 +148,73 @@ static void print_exit(FILE *f, int status)
 		fprintf(f, " (wait status %#x)", (unsigned int)status);
 }
 
-static void print_state(FILE *f, const struct wsc_trace_status *s)
+/* How the trace ended, in words that tell Ctrl-C from --duration. */
+static void print_state(FILE *f, const struct trace_report *r)
 {
+	const struct wsc_trace_status *s = &r->status;
+
 	if (s->state == WSC_TRACE_ACTIVE)
 		fputs("still active", f);
 	else if (s->state == WSC_TRACE_ENDED && s->end == WSC_TRACE_END_EXITED)
-		fputs("ended: every traced task exited", f);
+		fputs("ended when every traced task had exited", f);
+	else if (r->stop == TRACE_STOP_SIGNAL)
+		fprintf(f, "interrupted by SIG%s", sigabbrev_np(r->stop_signal) ?
+			sigabbrev_np(r->stop_signal) : "?");
+	else if (r->stop == TRACE_STOP_DURATION)
+		fputs("stopped after --duration", f);
 	else if (s->state == WSC_TRACE_ENDED)
 		fprintf(f, "ended: %s", end_name(s->end));
 	else
 		fputs(state_name(s->state), f);
 }
 
-/* The lost events, loudly when there are any, and the expected misses. */
+/*
+ * What the kernel missed, loudly, and the calls it saw but could not
+ * count: each line only when it has something to say.
+ */
 static void print_losses(FILE *f, const struct wsc_trace_status *s)
 {
 	uint64_t lost = lost_events(s);
+	struct wrap w;
 
-	fprintf(f, "%slost: %" PRIu64 " (%" PRIu64 " tasks not followed, %"
-		PRIu64 " calls not counted, %" PRIu64 " exits never seen, %"
-		PRIu64 " calls in no histogram)\n", lost ? "WARNING: " : "",
-		lost, s->lost_tasks, s->lost_calls, s->lost_exits,
-		s->lost_hist);
-	if (lost)
-		fprintf(f, "WARNING: the figures below miss these; the kernel "
-			"follows %" PRIu32 " tasks at once and keeps %" PRIu32
-			" histograms per CPU\n", s->task_slots, s->hist_slots);
-	fprintf(f, "not counted: unmatched %" PRIu64 " (calls already running "
-		"when the trace began), unfinished %" PRIu64 " (calls still "
-		"running when it ended), foreign %" PRIu64 " (32-bit or unknown calls)\n",
-		s->unmatched, s->unfinished, s->foreign);
+	if (lost) {
+		wrap_begin(&w, f, "WARNING: ", 2);
+		wrap_item(&w, "", "lost %" PRIu64 ":", lost);
+		wrap_item(&w, " ", "%" PRIu64 " task%s not followed,",
+			  s->lost_tasks, s->lost_tasks == 1 ? "" : "s");
+		wrap_item(&w, " ", "%" PRIu64 " call%s not counted,",
+			  s->lost_calls, s->lost_calls == 1 ? "" : "s");
+		wrap_item(&w, " ", "%" PRIu64 " exit%s never seen,",
+			  s->lost_exits, s->lost_exits == 1 ? "" : "s");
+		wrap_item(&w, " ", "%" PRIu64 " call%s in no histogram;",
+			  s->lost_hist, s->lost_hist == 1 ? "" : "s");
+		wrap_item(&w, " ", "the figures below miss these");
+		wrap_item(&w, " ", "(the kernel follows %" PRIu32 " tasks at "
+			  "once and keeps %" PRIu32 " histograms per CPU)",
+			  s->task_slots, s->hist_slots);
+		wrap_end(&w);
+	}
+	if (s->unmatched || s->unfinished || s->foreign) {
+		wrap_begin(&w, f, "not counted: ", 2);
+		if (s->unmatched)
+			wrap_item(&w, ", ", "%" PRIu64 " call%s already running "
+				  "when the trace began", s->unmatched,
+				  s->unmatched == 1 ? "" : "s");
+		if (s->unfinished)
+			wrap_item(&w, ", ", "%" PRIu64 " call%s still running "
+				  "when it ended", s->unfinished,
+				  s->unfinished == 1 ? "" : "s");
+		if (s->foreign)
+			wrap_item(&w, ", ", "%" PRIu64 " 32-bit or unknown "
+				  "call%s", s->foreign, s->foreign == 1 ? "" : "s");
+		wrap_end(&w);
+	}
 	if (s->lost_errnos || s->lost_records)
 		fprintf(f, "WARNING: breakdowns incomplete: %" PRIu64 " failed "
-			"calls in no per-errno count, %" PRIu64 " tasks with no "
-			"per-task record\n", s->lost_errnos, s->lost_records);
+			"call%s in no per-errno count,\n  %" PRIu64 " task%s with "
+			"no per-task record\n", s->lost_errnos,
+			s->lost_errnos == 1 ? "" : "s", s->lost_records,
+			s->lost_records == 1 ? "" : "s");
 }
 
 const char *trace_errno_name(char *buf, size_t len, uint32_t err)
@@ -162,6 +247,12 @@ static void print_filters(FILE *f, const struct trace_report *r)
 	fprintf(f, " %" PRIu64 " calls left out\n", s->filtered);
 }
 
+/* "1 task", "2 tasks". */
+static const char *plural(uint64_t n)
+{
+	return n == 1 ? "" : "s";
+}
+
 static void print_header(FILE *f, const struct trace_report *r)
 {
 	const struct wsc_trace_status *s = &r->status;
@@ -172,11 +263,18 @@ static void print_header(FILE *f, const struct trace_report *r)
 		print_exit(f, r->exit_status);
 	fprintf(f, "\ntrace %" PRIu64 ": %s, ", s->id,
 		fmt_time(dur, sizeof(dur), s->duration_ns));
-	print_state(f, s);
-	fprintf(f, "; %" PRIu64 " tasks followed; %" PRIu64 " calls, %" PRIu64
-		" errors\n", s->tasks, r->total_calls, r->total_errors);
+	print_state(f, r);
+	fprintf(f, "; %" PRIu64 " task%s; %" PRIu64 " call%s, %" PRIu64
+		" error%s\n", s->tasks, plural(s->tasks), r->total_calls,
+		plural(r->total_calls), r->total_errors,
+		plural(r->total_errors));
 	print_losses(f, s);
 	print_filters(f, r);
+	if (r->total_wrapped)
+		fprintf(f, "wrapped: %" PRIu64 " of the calls ran in wsc batches;"
+			" each counts once, in its own row, and the batches'\n"
+			"  ioctl row is their own time, without the calls they "
+			"ran\n", r->total_wrapped);
 	fputc('\n', f);
 }
 
@@ -239,23 +337,38 @@ static void total_row(const struct trace_report *r, struct trace_row *t)
 	trace_row_finish(t);
 }
 
+#define TIME_COL	7	/* "123.4us" and "off-cpu" */
+#define SHARE_COL	6	/* "100.0%" */
+#define MAX_COL		8	/* "<=12.3ms": an interval's bound */
+
+/* The columns that grow with their contents, and the gap between all. */
 struct table_widths {
 	int name;
-	int group;
+	int calls;
+	int errors;
+	int gap;
 };
 
+/*
+ * The legend: what the time columns are.  on-cpu + off-cpu is the time
+ * the tasks spent in the calls, entry to exit; a column of that sum would
+ * repeat one of the two under the default --time cpu.
+ */
 static void print_columns(FILE *f, const struct table_widths *w,
 			  enum trace_time t)
 {
-	fprintf(f, "time, share: %s; mean, p50, p99, max: latency of one "
-		"call, wall clock (entry to exit)\n",
-		t == TRACE_TIME_WALL ? "wall-clock time in the calls (--time wall)" :
-		t == TRACE_TIME_OFF ? "time off the CPU in the calls, blocked or "
-		"waiting (--time off)" : "time on the CPU in the calls (--time cpu)");
-	fprintf(f, "%-*s  %-*s  %10s  %8s  %8s  %6s  %8s  %8s  %8s  %8s  %8s  "
-		"%10s\n", w->name, "syscall", w->group, "group", "calls",
-		"errors", "time", "share", "on-cpu", "off-cpu", "mean", "p50",
-		"p99", "max");
+	int g = w->gap;
+
+	fprintf(f, "on-cpu + off-cpu = time in the calls; share: of the time %s"
+		" (--time %s)\nmean, p50, p99, max: one call, entry to exit\n",
+		t == TRACE_TIME_WALL ? "in them" :
+		t == TRACE_TIME_OFF ? "off the CPU" : "on the CPU",
+		trace_time_name(t));
+	fprintf(f, "%-*s%*s%*s%*s%*s%*s%*s%*s%*s%*s\n", w->name, "syscall",
+		g + w->calls, "calls", g + w->errors, "errors",
+		g + TIME_COL, "on-cpu", g + TIME_COL, "off-cpu",
+		g + SHARE_COL, "share", g + TIME_COL, "mean", g + TIME_COL,
+		"p50", g + TIME_COL, "p99", g + MAX_COL, "max");
 }
 
 /* The time --time means of @row, and its share of the report's. */
@@ -273,25 +386,27 @@ static uint64_t report_time(const struct trace_report *r)
 static void print_row(FILE *f, const struct table_widths *w,
 		      const struct trace_report *r, const struct trace_row *row)
 {
-	char tot[TIME_LEN], mean[TIME_LEN], p50[TIME_LEN], p99[TIME_LEN];
-	char max[TIME_LEN + 2], on[TIME_LEN], off[TIME_LEN];
-	uint64_t t = row_time(r, row);
+	char mean[TIME_LEN], p50[TIME_LEN], p99[TIME_LEN];
+	char max[TIME_LEN + 2], on[TIME_LEN], off[TIME_LEN], share[16];
+	int g = w->gap;
 
 	fmt_time(max + 2, sizeof(max) - 2, row->max_ns);
 	if (row->max_bound)
 		memcpy(max, "<=", 2);
-	fprintf(f, "%-*s  %-*s  %10" PRIu64 "  %8" PRIu64 "  %8s  %5.1f%%  "
-		"%8s  %8s  %8s  %8s  %8s  %10s\n", w->name, row->name, w->group,
-		row->group, row->calls, row->errors,
-		fmt_time(tot, sizeof(tot), t), share_pct(t, report_time(r)),
-		fmt_time(on, sizeof(on), trace_time_of(TRACE_TIME_CPU,
-			 row->total_ns, row->off_ns)),
-		fmt_time(off, sizeof(off), trace_time_of(TRACE_TIME_OFF,
-			 row->total_ns, row->off_ns)),
-		fmt_time(mean, sizeof(mean), row->mean_ns),
-		fmt_time(p50, sizeof(p50), row->p50_ns),
-		fmt_time(p99, sizeof(p99), row->p99_ns),
-		row->max_bound ? max : max + 2);
+	snprintf(share, sizeof(share), "%.1f%%",
+		 share_pct(row_time(r, row), report_time(r)));
+	fprintf(f, "%-*s%*" PRIu64 "%*" PRIu64 "%*s%*s%*s%*s%*s%*s%*s\n",
+		w->name, row->name, g + w->calls, row->calls,
+		g + w->errors, row->errors,
+		g + TIME_COL, fmt_time(on, sizeof(on),
+			trace_time_of(TRACE_TIME_CPU, row->total_ns, row->off_ns)),
+		g + TIME_COL, fmt_time(off, sizeof(off),
+			trace_time_of(TRACE_TIME_OFF, row->total_ns, row->off_ns)),
+		g + SHARE_COL, share,
+		g + TIME_COL, fmt_time(mean, sizeof(mean), row->mean_ns),
+		g + TIME_COL, fmt_time(p50, sizeof(p50), row->p50_ns),
+		g + TIME_COL, fmt_time(p99, sizeof(p99), row->p99_ns),
+		g + MAX_COL, row->max_bound ? max : max + 2);
 }
 
 /* "[1.02us, 2.05us)": power-of-two bucket @k; bucket 0 also holds 0. */
@@ -342,17 +457,38 @@ static void print_hist(FILE *f, const struct trace_row *row)
 	}
 }
 
+/* Digits of @n, and at least @min. */
+static int digits(uint64_t n, int min)
+{
+	int d = 1;
+
+	while (n >= 10) {
+		n /= 10;
+		d++;
+	}
+	return d > min ? d : min;
+}
+
+/*
+ * Wide enough for every row and the total; two spaces between columns,
+ * or one when that is what keeps the table within TABLE_COLS (a name as
+ * long as sched_get_priority_max needs it).
+ */
 static void table_widths(const struct trace_report *r, struct table_widths *w)
 {
+	int fixed = 5 * TIME_COL + SHARE_COL + MAX_COL, len;
 	size_t i;
-	int len;
 
 	w->name = (int)strlen("syscall");
-	w->group = (int)strlen("user data");
 	for (i = 0; i < r->nr_rows; i++) {
 		len = (int)strlen(r->rows[i].name);
 		w->name = len > w->name ? len : w->name;
 	}
+	w->calls = digits(r->total_calls, (int)strlen("calls"));
+	w->errors = digits(r->total_errors, (int)strlen("errors"));
+	w->gap = 2;
+	if (w->name + w->calls + w->errors + fixed + 9 * w->gap > TABLE_COLS)
+		w->gap = 1;
 }
 
 /* The rows shown: --top's first ones, or all. */
@@ -375,6 +511,56 @@ static void print_left_out(FILE *f, const struct trace_report *r)
 		calls, calls == 1 ? "" : "s", r->top);
 }
 
+/* One group of the Nature of System Calls paper and its share. */
+struct group_share {
+	const char *name;
+	uint64_t ns;
+	uint64_t calls;
+};
+
+static int cmp_group_share(const void *a, const void *b)
+{
+	const struct group_share *x = a, *y = b;
+
+	if (x->ns != y->ns)
+		return x->ns < y->ns ? 1 : -1;
+	return strcmp(x->name, y->name);
+}
+
+/*
+ * The time --time names, per group of the Nature of System Calls paper
+ * (Documentation/papers.md), largest first, wrapped within TABLE_COLS.
+ * Every row counts, --top's hidden ones too, as in the total.
+ */
+static void print_groups(FILE *f, const struct trace_report *r)
+{
+	struct group_share g[16];
+	size_t i, j, n = 0;
+	struct wrap w;
+
+	for (i = 0; i < r->nr_rows; i++) {
+		for (j = 0; j < n; j++)
+			if (!strcmp(g[j].name, r->rows[i].group))
+				break;
+		if (j == n) {
+			if (n == sizeof(g) / sizeof(g[0]))
+				continue;
+			g[n++] = (struct group_share){ .name = r->rows[i].group };
+		}
+		g[j].ns += row_time(r, &r->rows[i]);
+		g[j].calls += r->rows[i].calls;
+	}
+	if (!n)
+		return;
+	qsort(g, n, sizeof(*g), cmp_group_share);
+	wrap_begin(&w, f, "by group: ", 10);
+	for (i = 0; i < n; i++)
+		wrap_item(&w, ", ", "%s %.1f%% (%" PRIu64 " call%s)", g[i].name,
+			  share_pct(g[i].ns, report_time(r)), g[i].calls,
+			  plural(g[i].calls));
+	wrap_end(&w);
+}
+
 /* The rows (--top's first), the left-out line and the total row. */
 static void print_rows(FILE *f, const struct trace_report *r, bool hist)
 {
@@ -395,6 +581,7 @@ static void print_rows(FILE *f, const struct trace_report *r, bool hist)
 		fputc('\n', f);	/* not under the last row's histogram */
 	print_row(f, &w, r, &total);
 	free(total.buckets);
+	print_groups(f, r);
 }
 
 /* "openat  ENOENT 12  EACCES 1": each shown row with errors, by errno. */
@@ -403,6 +590,7 @@ static void print_errnos(FILE *f, const struct trace_report *r)
 	const struct trace_row *row;
 	char name[32];
 	bool any = false;
+	struct wrap w;
 	size_t i, j;
 	int width = 7;
 
@@ -416,15 +604,16 @@ static void print_errnos(FILE *f, const struct trace_report *r)
 		if (!any)
 			fputs("\nerrors by errno:\n", f);
 		any = true;
-		fprintf(f, "%-*s", width, row->name);
+		wrap_begin(&w, f, "", width + 2);
+		wrap_item(&w, "", "%-*s", width, row->name);
 		for (j = 0; j < row->nr_errnos; j++)
-			fprintf(f, "  %s %" PRIu64,
-				trace_errno_name(name, sizeof(name),
-						 row->errnos[j].err),
-				row->errnos[j].count);
+			wrap_item(&w, "  ", "%s %" PRIu64,
+				  trace_errno_name(name, sizeof(name),
+						   row->errnos[j].err),
+				  row->errnos[j].count);
 		if (!row->nr_errnos)
-			fputs("  (no errno counted)", f);
-		fputc('\n', f);
+			wrap_item(&w, "  ", "(no errno counted)");
+		wrap_end(&w);
 	}
 }
 
@@ -536,11 +725,14 @@ static void print_tasks(FILE *f, const struct trace_report *r)
 				 t->total_ns, t->off_ns)));
 	}
 	if (shown < n)
-		fprintf(f, "... %zu more (%" PRIu64 " calls) not shown (--top %zu)\n",
-			n - shown, calls, r->top);
+		fprintf(f, "... %zu more (%" PRIu64 " call%s) not shown "
+			"(--top %zu)\n", n - shown, calls, plural(calls),
+			r->top);
 	if (r->status.lost_records)
-		fprintf(f, "WARNING: %" PRIu64 " tasks followed have no record "
-			"here\n", r->status.lost_records);
+		fprintf(f, "WARNING: %" PRIu64 " task%s followed %s no record "
+			"here\n", r->status.lost_records,
+			plural(r->status.lost_records),
+			r->status.lost_records == 1 ? "has" : "have");
 	free(sums);
 }
 
@@ -623,12 +815,13 @@ static void json_row(FILE *f, const struct trace_report *r,
 	fprintf(f, ", \"nr\": %" PRIu32 ", \"group\": ", row->nr);
 	json_string(f, row->group);
 	fprintf(f, ", \"calls\": %" PRIu64 ", \"errors\": %" PRIu64
-		", \"total_ns\": %" PRIu64 ", \"share\": %.3f,\n     \"on_cpu_ns\": %"
+		", \"wrapped\": %" PRIu64 ", \"total_ns\": %" PRIu64
+		", \"share\": %.3f,\n     \"on_cpu_ns\": %"
 		PRIu64 ", \"off_cpu_ns\": %" PRIu64 ", \"mean_ns\": %"
 		PRIu64 ", \"p50_ns\": %" PRIu64 ", \"p99_ns\": %" PRIu64
 		", \"max_ns\": %" PRIu64 ", \"max_bound\": %s, \"hist_calls\": %"
 		PRIu64 ",\n     \"errnos\": {", row->calls, row->errors,
-		row->total_ns, share_pct(row_time(r, row), report_time(r)),
+		row->wrapped, row->total_ns, share_pct(row_time(r, row), report_time(r)),
 		trace_time_of(TRACE_TIME_CPU, row->total_ns, row->off_ns),
 		trace_time_of(TRACE_TIME_OFF, row->total_ns, row->off_ns),
 		row->mean_ns, row->p50_ns, row->p99_ns, row->max_ns,
@@ -657,13 +850,15 @@ static void json_rows(FILE *f, const struct trace_report *r)
 		calls += r->rows[i].calls;
 	fprintf(f, "  \"lost\": %" PRIu64 ",\n  \"total_ns\": %" PRIu64
 		", \"on_cpu_ns\": %" PRIu64 ", \"off_cpu_ns\": %" PRIu64
-		", \"calls\": %" PRIu64 ", \"errors\": %" PRIu64 ",\n"
+		", \"calls\": %" PRIu64 ", \"errors\": %" PRIu64
+		", \"wrapped\": %" PRIu64 ",\n"
 		"  \"time\": \"%s\", \"rows_left_out\": %zu, \"calls_left_out\": %"
 		PRIu64 ",\n  \"syscalls\": [", lost_events(&r->status),
 		r->total_ns,
 		trace_time_of(TRACE_TIME_CPU, r->total_ns, r->total_off_ns),
 		trace_time_of(TRACE_TIME_OFF, r->total_ns, r->total_off_ns),
-		r->total_calls, r->total_errors, trace_time_name(r->time),
+		r->total_calls, r->total_errors, r->total_wrapped,
+		trace_time_name(r->time),
 		r->nr_rows - shown_rows(r), calls);
 	for (i = 0; i < shown_rows(r); i++) {
 		fputs(i ? ",\n" : "\n", f);
@@ -709,6 +904,9 @@ void trace_print_json(FILE *f, const struct trace_report *r)
 	if (r->has_exit)
 		json_exit(f, r->exit_status);
 	json_status(f, &r->status);
+	fprintf(f, "  \"stopped_by\": %s,\n",
+		r->stop == TRACE_STOP_SIGNAL ? "\"signal\"" :
+		r->stop == TRACE_STOP_DURATION ? "\"duration\"" : "null");
 	fputs("  \"filter\": ", f);
 	json_string(f, r->filter);
 	fputs(",\n", f);
@@ -799,7 +997,7 @@ void trace_print_csv(FILE *f, const struct trace_report *r)
 	size_t i;
 
 	fputs("name,nr,group,calls,errors,total_ns,share,mean_ns,p50_ns,"
-	      "p99_ns,max_ns,on_cpu_ns,off_cpu_ns,errnos\n", f);
+	      "p99_ns,max_ns,on_cpu_ns,off_cpu_ns,errnos,wrapped\n", f);
 	for (i = 0; i < r->nr_rows; i++) {
 		row = &r->rows[i];
 		fprintf(f, "%s,%" PRIu32 ",%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64
@@ -811,7 +1009,7 @@ void trace_print_csv(FILE *f, const struct trace_report *r)
 			trace_time_of(TRACE_TIME_CPU, row->total_ns, row->off_ns),
 			trace_time_of(TRACE_TIME_OFF, row->total_ns, row->off_ns));
 		csv_errnos(f, row);
-		fputc('\n', f);
+		fprintf(f, ",%" PRIu64 "\n", row->wrapped);
 	}
 }
 

@@ -69,7 +69,9 @@ void trace_report_finish(struct trace_report *r)
 	r->total_calls = 0;
 	r->total_errors = 0;
 	r->total_off_ns = 0;
+	r->total_wrapped = 0;
 	for (i = 0; i < r->nr_rows; i++) {
+		r->total_wrapped += r->rows[i].wrapped;
 		r->total_ns += r->rows[i].total_ns;
 		r->total_off_ns += r->rows[i].off_ns;
 		r->total_calls += r->rows[i].calls;
