@@ -28,7 +28,8 @@
 #                      /etc/ld.so.conf.d/, or set LD_LIBRARY_PATH)
 #   make check-headers the installed headers compile alone as C11 and C++17
 #                      with -Wpedantic -Werror, and a C and a C++ program
-#                      link against the installed copy (tests/tools/test_headers)
+#                      link against the installed copy, and a C program
+#                      against the uninstalled tree (tests/tools/test_headers)
 #   make dkms-install  the module's source and dkms.conf in /usr/src/wsc-VERSION,
 #                      added to DKMS and installed for KRELEASE
 #                      (DKMS_KERNELS= to name others; DESTDIR= only copies)
@@ -147,8 +148,8 @@ module-debug:
 		kmod/Kbuild $(DEBUG_KMOD)/
 	$(Q)+$(call kbuild,$(DEBUG_KMOD),CONFIG_WSC_DEBUG=y modules)
 
-user: $(STATIC_LIB) $(SHARED_LIB) $(B)/libwsc.pc $(CLI) $(UNIT_BINS) $(VM_BINS) \
-	$(VM_TOOLS) $(FUZZ) $(EXAMPLES)
+user: $(STATIC_LIB) $(SHARED_LIB) $(B)/libwsc.pc $(B)/libwsc-uninstalled.pc $(CLI) \
+	$(UNIT_BINS) $(VM_BINS) $(VM_TOOLS) $(FUZZ) $(EXAMPLES)
 
 # Every userspace object and test also writes the headers it was built
 # from (-MMD, to X.d beside X.o, or X.d beside a test binary X); -MP adds
@@ -176,6 +177,16 @@ $(B)/libwsc.pc: user/lib/libwsc.pc.in VERSION
 	$(call msg,GEN,$@)
 	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
 		-e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' $< > $@
+
+# The tree as pkg-config sees it before make install: with
+# PKG_CONFIG_PATH=$(B), `pkg-config libwsc` reads this file
+# (Documentation/libwsc.md, "Building against the tree").  Absolute
+# paths, so that a program's folder can be anywhere.
+$(B)/libwsc-uninstalled.pc: user/lib/libwsc-uninstalled.pc.in VERSION
+	$(call msg,GEN,$@)
+	$(Q)mkdir -p $(B)
+	$(Q)sed -e 's|@SRCDIR@|$(CURDIR)|g' -e 's|@BUILDDIR@|$(abspath $(B))|' \
+		-e 's|@VERSION@|$(VERSION)|' $< > $@
 
 # A file of the CLI includes another folder's header by its path from
 # user/cli ("common/clock.h"), its own folder's by name.
@@ -382,7 +393,7 @@ endif
 # The installed headers as a user's C and C++ builds meet them (make check
 # runs the same test).
 .PHONY: check-headers
-check-headers: $(STATIC_LIB) $(SHARED_LIB) $(CLI)
+check-headers: $(STATIC_LIB) $(SHARED_LIB) $(B)/libwsc-uninstalled.pc $(CLI)
 	$(Q)tests/tools/test_headers
 
 # DKMS (README.md, "Install with DKMS or as Debian packages"): the
