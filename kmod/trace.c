@@ -148,6 +148,8 @@ static struct wsc_trace_slot *wsc_trace_claim(struct wsc_trace *t,
 	struct wsc_trace_slot *s;
 	unsigned long key;
 
+	/* A slot a line: no two tasks' probes ever write one line. */
+	BUILD_BUG_ON(sizeof(struct wsc_trace_slot) > L1_CACHE_BYTES);
 	for (n = 0; n < WSC_TRACE_PROBES; n++, i = (i + 1) & WSC_TRACE_SLOT_MASK) {
 		key = READ_ONCE(t->keys[i]);
 		if (key != WSC_TRACE_KEY_EMPTY && key != WSC_TRACE_KEY_GONE)
@@ -158,7 +160,6 @@ static struct wsc_trace_slot *wsc_trace_claim(struct wsc_trace *t,
 		for (n = 0; n < ARRAY_SIZE(s->call); n++) {
 			s->call[n].enter_ns = 0;
 			s->call[n].off_ns = 0;
-			s->call[n].nested_ns = 0;
 			s->call[n].nr = WSC_TRACE_NO_CALL;
 		}
 		s->out_ns = 0;
@@ -442,8 +443,9 @@ static __always_inline bool wsc_trace_result_wanted(struct wsc_trace *t,
  *
  * Each moment of a call counts once, in the innermost call running: a
  * and b their whole latency, the ioctl its own time, its latency less
- * the time of the calls it ran (struct wsc_trace_call.nested_ns), so
- * that the rows' times add up to the time the tasks spent in calls.
+ * the time of the calls it ran (each moves the ioctl's enter_ns on by
+ * its own), so that the rows' times add up to the time the tasks spent
+ * in calls.
  */
 static __always_inline unsigned int wsc_trace_which(struct pt_regs *regs)
 {
@@ -455,10 +457,8 @@ static __always_inline unsigned int wsc_trace_which(struct pt_regs *regs)
 static __always_inline u64 wsc_trace_own_ns(const struct wsc_trace_call *c,
 					    u64 now)
 {
-	u64 ns = now - c->enter_ns;
-
 	/* Clock reads on different CPUs may disagree by a little: clamp. */
-	return ns > c->nested_ns ? ns - c->nested_ns : 0;
+	return now > c->enter_ns ? now - c->enter_ns : 0;
 }
 
 static void wsc_trace_sys_enter(struct wsc_trace *t, struct pt_regs *regs,
@@ -510,7 +510,6 @@ static void wsc_trace_sys_enter(struct wsc_trace *t, struct pt_regs *regs,
 	}
 	c->nr = id;
 	c->off_ns = 0;
-	c->nested_ns = 0;
 	/* Last, so that the lookup is not part of the call's time. */
 	c->enter_ns = ktime_get_ns();
 }
@@ -577,9 +576,10 @@ static void wsc_trace_sys_exit(struct wsc_trace *t, struct pt_regs *regs,
 	}
 	nr = c->nr;
 	c->nr = WSC_TRACE_NO_CALL;
+	/* The wrapped call's time is not its ioctl's: move the ioctl's on. */
 	if (which == WSC_TRACE_WRAPPED && nr != WSC_TRACE_FOREIGN_CALL &&
 	    wsc_trace_counted(s->call[WSC_TRACE_SYSCALL].nr))
-		s->call[WSC_TRACE_SYSCALL].nested_ns += now - c->enter_ns;
+		s->call[WSC_TRACE_SYSCALL].enter_ns += now - c->enter_ns;
 	if (unlikely(!wsc_trace_counted(nr)))
 		return;
 	/* exec gives the task its new name. */

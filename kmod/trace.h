@@ -46,18 +46,19 @@ struct netlink_ext_ack;
 
 /**
  * struct wsc_trace_call - a call in progress
- * @enter_ns:  ktime_get_ns() at its entry
- * @off_ns:    time its task has spent switched out since then, outside
- *             any call nested in it
- * @nested_ns: of a batch's ioctl, the time of the wrapped calls it has
- *             run so far (entry to exit), which count under their own
- *             names and not again in the ioctl's
- * @nr:        its number, or one of WSC_TRACE_*_CALL
+ * @enter_ns: ktime_get_ns() at its entry, moved later by the time of
+ *            each call that ran nested in it (a batch's ioctl: its
+ *            wrapped calls, which count under their own names), so that
+ *            the time since is always its own
+ * @off_ns:   time its task has spent switched out since its entry,
+ *            outside any call nested in it
+ * @nr:       its number, or one of WSC_TRACE_*_CALL
+ *
+ * Two of them and the rest of a slot fill one cache line.
  */
 struct wsc_trace_call {
 	u64 enter_ns;
 	u64 off_ns;
-	u64 nested_ns;
 	u32 nr;
 };
 

@@ -222,8 +222,9 @@ check "a read in flight when raw_syscalls appeared: its exit is fired (exit $rc;
 	sh -c "test $rc -eq 0 && grep -q '^sys_exit: NR 0 = 1 sys_enter: NR 110 sys_exit: NR 110' '$out/inflight'"
 
 # --- wsc trace of N batches: each wrapped call counted once under its own
-# name, each ioctl once, nothing lost or unmatched beyond the start's
-# handshake; the counts of strace -c -f of the same calls made plainly.
+# name, each ioctl once, nothing lost or unmatched; the counts of strace
+# -c -f of the same calls made plainly.  (That the ioctl's time leaves the
+# calls out is t_trace.sh's.)
 j=$out/wsc.json
 $wsc trace --json -o "$j" -- "$wl" wsc "$f" $N > /dev/null 2>&1
 check "wsc trace -- wl_batch wsc: exit 0" test $? -eq 0
@@ -249,18 +250,11 @@ for k in sorted(set(ours) | set(theirs)):
         print(f"# {k}: wsc {ours.get(k)} strace {theirs.get(k)}")
 t = doc["trace"]
 lost = (doc["lost"], t["lost_exits"], t["unmatched"], t["unfinished"])
-if lost != (0, 0, 1, 0):
+if lost != (0, 0, 0, 0):
     ok = False
     print(f"# lost, lost exits, unmatched, unfinished: {lost}")
 sys.exit(0 if ok else 1)
 EOF
-check "wsc trace: each call's latency is its own (an ioctl takes longer than the write inside it)" \
-	"$python" - "$j" <<'EOF'
-import json, sys
-rows = {s["name"]: s for s in json.load(open(sys.argv[1]))["syscalls"]}
-sys.exit(0 if rows["ioctl"]["max_ns"] > rows["write"]["p50_ns"] else 1)
-EOF
-
 # --- bpftrace, when installed.
 if command -v bpftrace > /dev/null; then
 	bpftrace -q -e 'tracepoint:raw_syscalls:sys_enter /comm == "wl_batch"/ { printf("NR %d\n", args->id); }' \

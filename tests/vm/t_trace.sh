@@ -215,6 +215,18 @@ else
 fi
 wait $wlpid 2>/dev/null
 
+# --- -p $$: the tracer runs below its target and is never followed (its
+# netlink polling is not the shell's work); -p of its own pid is refused
+j=$out/self.json
+sh -c "$wsc trace --json -o $j -p \$\$ -d 1; true" > /dev/null 2>&1
+check "-p \$\$: the tracer, a child of its target, is not followed" "$python" -c "
+import json; d = json.load(open('$j'))
+assert not [t for t in d['tasks'] if t['comm'] == 'wsc'], d['tasks']
+assert d['calls'] == 0, d['syscalls']"
+sh -c "exec $wsc trace -p \$\$ -d 1" > /dev/null 2> "$out/self.err"
+check "-p of the tracer's own process: exit 1 and why" \
+	sh -c "test $? -eq 1 && grep -q \"tracer's own process\" $out/self.err"
+
 # --- Ctrl-C stops a trace; the counts are kept
 sleep 1000 &
 spid=$!

@@ -85,11 +85,11 @@ static void trace_usage(FILE *f)
 		"descendants (followed through fork and clone), of a running process\n"
 		"and its descendants, of every task in a cgroup v2 or of every task of\n"
 		"the machine, in the kernel (wsc.ko's probes on the raw_syscalls\n"
-		"tracepoints), then print per system call: group (as the Nature of\n"
-		"System Calls paper groups them; wsc(8), PAPERS), calls, errors, time\n"
-		"and share, on-CPU and off-CPU time, mean, p50, p99 and max latency,\n"
-		"and the errnos of the failed calls.  Percentiles come from\n"
-		"log-linear histograms (<= 3%% wide) of wall-clock latency.\n\n"
+		"tracepoints), then print per system call: calls, errors, on-CPU and\n"
+		"off-CPU time, share, mean, p50, p99 and max latency; the shares of\n"
+		"the Nature of System Calls paper's groups (wsc(8), PAPERS); and the\n"
+		"errnos of the failed calls.  Percentiles come from log-linear\n"
+		"histograms (<= 3%% wide) of wall-clock latency.\n\n"
 		"Target (exactly one):\n"
 		"  -p, --pid PID        process PID and its descendants, until they have\n"
 		"                       all exited, --duration ends or Ctrl-C\n"
@@ -117,7 +117,7 @@ static void trace_usage(FILE *f)
 		"                       and the whole; with -j one JSON object per line\n"
 		"  -s, --sort KEY       total (default: the time --time names), calls,\n"
 		"                       errors, mean, p50, p99, max, name or nr\n"
-		"      --time cpu|wall|off  what the time and share columns and the\n"
+		"      --time cpu|wall|off  what the share column and the\n"
 		"                       default sort mean: on-CPU time in the calls\n"
 		"                       (cpu, default), entry to exit (wall), blocked or\n"
 		"                       waiting (off); latencies stay wall clock\n"
@@ -137,8 +137,8 @@ static void trace_usage(FILE *f)
 		"Needs wsc.ko loaded and CAP_SYS_ADMIN or CAP_PERFMON.  With a command,\n"
 		"the exit status is the command's (128 + N when killed by signal N;\n"
 		"127 when it cannot be run); otherwise 0, 1 on failure, 2 for a bad\n"
-		"command line.  The calls of a wrapped batch count under their own\n"
-		"numbers, and its ioctl once.\n",
+		"command line.  A call a wsc batch ran counts once, in its own row;\n"
+		"the batch's ioctl counts its own time only.\n",
 		TRACE_MIN_DURATION, TRACE_MAX_SECONDS, TRACE_MIN_INTERVAL);
 }
 
