@@ -59,6 +59,23 @@ static void test_speedup_words_spread(void **state)
 	assert_int_equal(strlen(speedup_words_spread(buf, 8, 2.1, 2.0, 2.2)), 7);
 }
 
+/* A figure of all the samples, which the rounds' need not surround. */
+static void test_speedup_words_rounds(void **state)
+{
+	char buf[64];
+
+	(void)state;
+	assert_string_equal(speedup_words_rounds(buf, sizeof(buf), 2.1, 2.0, 2.2),
+			    "2.10x faster, rounds 2.00-2.20");
+	/* The case: slower overall than any round, said as such. */
+	assert_string_equal(speedup_words_rounds(buf, sizeof(buf), 1 / 2.64,
+						 1 / 2.75, 1 / 2.66),
+			    "2.64x slower, rounds 2.66-2.75");
+	assert_string_equal(speedup_words_rounds(buf, sizeof(buf), 3, NAN, NAN),
+			    "3.00x faster");
+	assert_int_equal(strlen(speedup_words_rounds(buf, 8, 2.1, 2.0, 2.2)), 7);
+}
+
 static void test_interrupt_notes_the_signal(void **state)
 {
 	char buf[128];
@@ -81,6 +98,12 @@ static void test_interrupt_notes_the_signal(void **state)
 	interrupt_print(f, "# ", "the figures are of the rounds so far");
 	fclose(f);
 	assert_string_equal(buf, "# interrupted by SIGINT: the figures are of the rounds so far\n");
+	/* A header with figures: the same words, printf's text after them. */
+	f = fmemopen(buf, sizeof(buf), "w");
+	assert_non_null(f);
+	interrupt_print(f, "", "%u of %u repetitions ran to their end", 13u, 200u);
+	fclose(f);
+	assert_string_equal(buf, "interrupted by SIGINT: 13 of 200 repetitions ran to their end\n");
 }
 
 /* A background job of a script starts with SIGINT ignored: it stays so. */
@@ -118,6 +141,7 @@ int main(void)
 		cmocka_unit_test(test_speedup_direction),
 		cmocka_unit_test(test_speedup_words),
 		cmocka_unit_test(test_speedup_words_spread),
+		cmocka_unit_test(test_speedup_words_rounds),
 		cmocka_unit_test(test_interrupt_notes_the_signal),
 		cmocka_unit_test(test_interrupt_leaves_an_ignored_sigint),
 		cmocka_unit_test(test_interrupt_is_not_restarted),

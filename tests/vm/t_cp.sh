@@ -279,7 +279,7 @@ check "SIGINT: the CSV has as many repetitions, stderr says interrupted" sh -c \
 	 grep -q '^wsc cp: interrupted by SIGINT: ' $out/int.json.err"
 rc=$(interrupt TERM 25 "$out/int.txt" $wsc cp -n 400 -r 200 --dir "$id")
 check "SIGTERM mid-run, the table: exit 130, marked, the folder removed" sh -c \
-	"test $rc -eq 130 && grep -Eq '^INTERRUPTED by SIGTERM: [1-9][0-9]* of 200 repetitions' $out/int.txt &&
+	"test $rc -eq 130 && grep -Eq '^interrupted by SIGTERM: [1-9][0-9]* of 200 repetitions ran to their end' $out/int.txt &&
 	 grep -q '^interrupted by SIGTERM: the figures are of the repetitions that ran to their end' $out/int.txt &&
 	 grep -Eq '^ +12  WSC\\+CHAIN ' $out/int.txt && test -z \"\$(ls -A $id)\""
 rc=$(interrupt INT 3 "$out/int0.txt" $wsc cp -n 5000 -r 200 --dir "$id")

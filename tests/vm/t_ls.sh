@@ -217,7 +217,7 @@ assert len(open(sys.argv[2]).readlines()) == 1 + rows, rows
 PY
 rc=$(interrupt TERM 20 "$out/int.txt" $wsc ls --compare -r 2000 --dir $out/iscratch)
 check "--compare table, SIGTERM mid-run: exit 130, marked, the folders removed" sh -c \
-	"test $rc -eq 130 && grep -q '^# INTERRUPTED by SIGTERM: ' $out/int.txt &&
+	"test $rc -eq 130 && grep -q '^# interrupted by SIGTERM: the folders below with the rounds taken until then' $out/int.txt &&
 	 grep -Eq ', [1-9][0-9]* of 2000 rounds \(interrupted\)\$' $out/int.txt &&
 	 grep -q '^interrupted by SIGTERM: the figures are of the rounds taken until then' $out/int.txt &&
 	 test -z \"\$(ls -A $out/iscratch)\""

@@ -56,6 +56,8 @@ enum {
  * @rounds: the stretches of samples each speedup is also computed over
  * @size:  bytes per read or write where --size applies
  * @cpu:   the measuring CPU; @partner: the woken thread's CPU
+ * @calibrate: a run only to time the rounds (--all's estimate): one
+ *         round of warm-up, @iters kept, no hardware counters
  */
 struct bench_opts {
 	uint64_t iters;
@@ -64,6 +66,7 @@ struct bench_opts {
 	int cpu;
 	int partner;
 	bool json;
+	bool calibrate;
 	const char *csv_dir;
 };
 
@@ -185,6 +188,8 @@ struct bench_variant {
  * @interrupted: a signal ended the run early (interrupt.h): the figures
  *             are of the samples taken until then, @done per variant
  * @counters_why: why there are no hardware counters ("" when there are)
+ * @setup_ns:  the time from the start of the run to its first round
+ * @rounds_ns: the time of the rounds after the warm-up, @done of them
  */
 struct bench_result {
 	const struct bench_call *call;
@@ -199,6 +204,8 @@ struct bench_result {
 	bool verified;
 	bool interrupted;
 	uint64_t done;
+	uint64_t setup_ns;
+	uint64_t rounds_ns;
 	char counters_why[192];
 };
 
@@ -211,7 +218,7 @@ void bench_result_free(struct bench_result *r);
 void bench_add_variant(struct bench_result *r, enum bench_mech m,
 		       unsigned int batch);
 int bench_finish(struct bench_result *r);
-uint64_t bench_warmup(uint64_t iters);
+uint64_t bench_warmup(const struct bench_opts *o);
 uint64_t bench_net_median(const struct bench_variant *v);
 int bench_alloc_samples(struct bench_result *r);
 

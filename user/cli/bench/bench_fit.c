@@ -393,9 +393,9 @@ static void print_table(const struct fit_opts *o, double clock_ns,
 	printf("# wsc bench fit: %llu calls per variant on CPU %d in %u rounds, %d calls per sample\n",
 	       (unsigned long long)o->iters, o->cpu, o->rounds, FIT_BLOCK);
 	if (interrupted())
-		printf("# INTERRUPTED by %s: nop ran %u of %u rounds, getpid %u\n",
-		       interrupt_name(), res[0].rounds_done, o->rounds,
-		       res[1].rounds_done);
+		interrupt_print(stdout, "# ", "nop ran %u of %u rounds, getpid %u",
+				res[0].rounds_done, o->rounds,
+				res[1].rounds_done);
 	printf("# each figure: the median over the rounds of the round's figure (of its medians), [lowest-highest round]\n");
 	printf("# clock_gettime costs %.1f ns (median of back-to-back pairs), not subtracted\n",
 	       clock_ns);

@@ -33,11 +33,16 @@ void bench_add_variant(struct bench_result *r, enum bench_mech m,
 		snprintf(v->name, sizeof(v->name), "%s-%u", prefix[m], batch);
 }
 
-/* A hundredth of the run, at least 10 samples, at most 1000. */
-uint64_t bench_warmup(uint64_t iters)
+/*
+ * A hundredth of the run, at least 10 samples, at most 1000; one for a
+ * calibration, which only times the rounds.
+ */
+uint64_t bench_warmup(const struct bench_opts *o)
 {
-	uint64_t w = iters / 100;
+	uint64_t w = o->iters / 100;
 
+	if (o->calibrate)
+		return 1;
 	return w < 10 ? 10 : w > 1000 ? 1000 : w;
 }
 
@@ -61,21 +66,57 @@ uint64_t bench_net_median(const struct bench_variant *v)
 	return sub_floor(v->sum.median_ps, v->timer_ps);
 }
 
-/* The median of samples [first, first + n) of @v, per call, in ps. */
+/*
+ * Sort @n samples ascending: a radix sort, a byte at a time, that skips
+ * the bytes every sample shares (the high ones of samples in ns).  A
+ * comparison sort of the hundreds of thousands of samples an interrupted
+ * run of a cheap call leaves took seconds under TCG, between the signal
+ * and the exit; this takes a few passes over them.  @tmp holds @n too.
+ */
+static void sort_samples(uint64_t *v, uint64_t *tmp, uint64_t n)
+{
+	uint64_t count[256], i, *from = v, *to = tmp, *swap;
+	unsigned int shift, b;
+
+	for (shift = 0; shift < 64; shift += 8) {
+		memset(count, 0, sizeof(count));
+		for (i = 0; i < n; i++)
+			count[(from[i] >> shift) & 0xff]++;
+		if (!n || count[(from[0] >> shift) & 0xff] == n)
+			continue;	/* one value of this byte: already in order */
+		for (b = 0, i = 0; b < 256; b++) {
+			uint64_t c = count[b];
+
+			count[b] = i;
+			i += c;
+		}
+		for (i = 0; i < n; i++)
+			to[count[(from[i] >> shift) & 0xff]++] = from[i];
+		swap = from, from = to, to = swap;
+	}
+	if (from != v)
+		memcpy(v, from, n * sizeof(*v));
+}
+
+/*
+ * The median of samples [first, first + n) of @v, per call, in ps: what
+ * wsc_stats_median() gives of the per-call values (the mean of the middle
+ * two when @n is even), from one sorted copy of the samples.
+ */
 static double stretch_median_ps(const struct bench_variant *v, uint64_t first,
 				uint64_t n)
 {
-	double *d = malloc(n * sizeof(*d));
-	double m;
-	uint64_t i;
+	uint64_t *d = malloc(2 * n * sizeof(*d));
+	double lo, hi;
 
 	if (!d)
 		return NAN;
-	for (i = 0; i < n; i++)
-		d[i] = (double)v->ns[first + i] * 1000.0 / v->batch;
-	m = wsc_stats_median(d, n);
+	memcpy(d, v->ns + first, n * sizeof(*d));
+	sort_samples(d, d + n, n);
+	lo = (double)d[(n - 1) / 2] * 1000.0 / v->batch;
+	hi = (double)d[n / 2] * 1000.0 / v->batch;
 	free(d);
-	return m;
+	return n % 2 ? lo : lo + 0.5 * (hi - lo);
 }
 
 /*
@@ -83,16 +124,18 @@ static double stretch_median_ps(const struct bench_variant *v, uint64_t first,
  * r->rounds stretches of consecutive samples, the variants having been
  * interleaved throughout, so that a stretch of one variant ran beside the
  * same stretch of the others.  A round's speedup is its own medians'.
+ * The conventional call's medians serve every variant with as many
+ * samples (all of them but after a round cut short).
  */
 static void bench_round_speedups(struct bench_result *r)
 {
-	double raw[ROUNDS_MAX], net[ROUNDS_MAX];
+	double raw[ROUNDS_MAX], net[ROUNDS_MAX], base_med[ROUNDS_MAX];
+	const struct bench_variant *base = &r->v[0];
 	unsigned int rounds = r->rounds, i, k;
-	uint64_t n;
+	uint64_t n, base_n = 0;
 
 	for (i = 0; i < r->nr; i++) {
 		struct bench_variant *v = &r->v[i];
-		const struct bench_variant *base = &r->v[0];
 
 		n = (v->n < base->n ? v->n : base->n) / (rounds ? rounds : 1);
 		if (!rounds || !n) {
@@ -100,9 +143,14 @@ static void bench_round_speedups(struct bench_result *r)
 			v->net_speedup_rounds = v->speedup_rounds;
 			continue;
 		}
+		if (n != base_n) {
+			for (k = 0; k < rounds; k++)
+				base_med[k] = stretch_median_ps(base, k * n, n);
+			base_n = n;
+		}
 		for (k = 0; k < rounds; k++) {
 			double m = stretch_median_ps(v, k * n, n);
-			double b = stretch_median_ps(base, k * n, n);
+			double b = base_med[k];
 			double mt = m - (double)v->timer_ps;
 			double bt = b - (double)base->timer_ps;
 
@@ -125,12 +173,14 @@ int bench_finish(struct bench_result *r)
 	for (i = 0; i < r->nr; i++) {
 		struct bench_variant *v = &r->v[i];
 		struct wsc_summary *s = &v->sum;
-		uint64_t *copy = malloc((v->n + 1) * sizeof(*copy));
+		uint64_t *copy = malloc((2 * v->n + 1) * sizeof(*copy));
 
 		if (!copy)
 			return -ENOMEM;
 		memcpy(copy, v->ns, v->n * sizeof(*copy));
-		wsc_stats_summary(copy, v->n, s);
+		/* wsc_stats_summary()'s figures, of a faster sort. */
+		sort_samples(copy, copy + v->n, v->n);
+		wsc_summary_compute((const __u64 *)copy, v->n, s);
 		free(copy);
 		/* Every figure of a sample of B calls, over B: exact in ps. */
 		s->mean_ps /= v->batch;

@@ -242,7 +242,7 @@ int bench_run(const struct bench_call *call, const struct bench_opts *o,
 	      struct bench_result *r)
 {
 	struct bench_rig g = { .call = call };
-	uint64_t round, rounds = 0;
+	uint64_t round, rounds = 0, t0 = clock_now_ns(), t_kept = 0;
 	int ret = -1;
 
 	if (call->flags & BENCH_F_WAKE)
@@ -251,11 +251,12 @@ int bench_run(const struct bench_call *call, const struct bench_opts *o,
 	memset(r, 0, sizeof(*r));
 	r->call = call;
 	r->iters = o->iters;
-	r->warmup = bench_warmup(o->iters);
+	r->warmup = bench_warmup(o);
 	r->rounds = o->rounds;
 	if (rig_setup(&g, o, r))
 		goto out;
-	open_counters(r);
+	if (!o->calibrate)
+		open_counters(r);
 	r->clock_ps = clock_cost_ps();
 	/*
 	 * Last, once nothing allocates any more: sbrk's setup notes the
@@ -267,9 +268,12 @@ int bench_run(const struct bench_call *call, const struct bench_opts *o,
 	}
 
 	rounds = r->warmup + o->iters;
+	r->setup_ns = clock_now_ns() - t0;
 	for (round = 0; round < rounds; round++) {
 		unsigned int k;
 
+		if (round == r->warmup)
+			t_kept = clock_now_ns();
 		/* Between rounds: every variant has as many samples. */
 		if (interrupted()) {
 			r->interrupted = true;
@@ -302,6 +306,8 @@ int bench_run(const struct bench_call *call, const struct bench_opts *o,
 	}
 	/* Whole rounds kept; a round cut short left a sample or two more. */
 	r->done = round > r->warmup ? round - r->warmup : 0;
+	if (r->done)
+		r->rounds_ns = clock_now_ns() - t_kept;
 	r->verified = true;
 	ret = 0;
 out:

@@ -261,13 +261,13 @@ int bench_wake_run(const struct bench_call *call, const struct bench_opts *o,
 	pthread_attr_t attr;
 	pthread_t th;
 	cpu_set_t set;
-	uint64_t round, rounds = 0, k = 0;
+	uint64_t round, rounds = 0, k = 0, t0 = clock_now_ns(), t_kept = 0;
 	int ret = -1;
 
 	memset(r, 0, sizeof(*r));
 	r->call = call;
 	r->iters = o->iters;
-	r->warmup = bench_warmup(o->iters);
+	r->warmup = bench_warmup(o);
 	r->rounds = o->rounds;
 	snprintf(r->counters_why, sizeof(r->counters_why),
 		 "not counted: a wake-up spans two threads");
@@ -317,9 +317,12 @@ int bench_wake_run(const struct bench_call *call, const struct bench_opts *o,
 	r->clock_ps = clock_cost_ps();
 
 	rounds = r->warmup + o->iters;
+	r->setup_ns = clock_now_ns() - t0;
 	for (round = 0; round < rounds; round++) {
 		unsigned int j;
 
+		if (round == r->warmup)
+			t_kept = clock_now_ns();
 		if (interrupted()) {
 			r->interrupted = true;
 			break;
@@ -346,6 +349,8 @@ int bench_wake_run(const struct bench_call *call, const struct bench_opts *o,
 		progress_line("bench", call->name, round + 1, rounds);
 	}
 	r->done = round > r->warmup ? round - r->warmup : 0;
+	if (r->done)
+		r->rounds_ns = clock_now_ns() - t_kept;
 	r->verified = true;
 	ret = bench_finish(r);
 out_join:

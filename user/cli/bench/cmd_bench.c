@@ -19,6 +19,7 @@
 #include "cmd_bench.h"
 #include "bench.h"
 #include "common/args.h"
+#include "common/clock.h"
 #include "common/cpu.h"
 #include "common/csv.h"
 #include "common/env.h"
@@ -273,6 +274,78 @@ static void remove_results(const char *dir)
 	}
 }
 
+/* A wake-up needs a second online CPU: without one, --all skips it. */
+static bool call_skipped(const struct bench_cmd *b,
+			 const struct bench_call *call)
+{
+	return (call->flags & BENCH_F_WAKE) &&
+	       (b->o.cpu == b->o.partner || cpu_offline(b->o.partner));
+}
+
+/* "45 s", "2 min 7 s", "1 h 3 min": a duration for people. */
+static void duration_words(char *buf, size_t len, uint64_t ns)
+{
+	uint64_t s = (ns + 500000000) / 1000000000;
+
+	if (s < 1)
+		s = 1;
+	if (s < 60)
+		snprintf(buf, len, "%llu s", (unsigned long long)s);
+	else if (s < 3600)
+		snprintf(buf, len, "%llu min %llu s", (unsigned long long)(s / 60),
+			 (unsigned long long)(s % 60));
+	else
+		snprintf(buf, len, "%llu h %llu min", (unsigned long long)(s / 3600),
+			 (unsigned long long)(s / 60 % 60));
+}
+
+/*
+ * How long --all will take, from a short run of every call first: its
+ * setup and BENCH_CAL_ROUNDS rounds (one sample of every variant each)
+ * timed, scaled to the rounds asked for, warm-up included.  Printed on
+ * stderr, where bench says what it writes.  0, or the exit code (the
+ * calibration failed as the run would, or a signal came).
+ */
+#define BENCH_CAL_ROUNDS	4
+
+static int bench_estimate(const struct bench_cmd *b)
+{
+	struct bench_opts cal = b->o;
+	struct bench_result *r = calloc(1, sizeof(*r));
+	uint64_t rounds = bench_warmup(&b->o) + b->o.iters;
+	uint64_t t0 = clock_now_ns(), est = 0;
+	unsigned int i, n = 0;
+	char total[32], took[32];
+	int ret = 0;
+
+	if (!r)
+		return 1;
+	cal.iters = BENCH_CAL_ROUNDS;
+	cal.calibrate = true;
+	for (i = 0; i < bench_nr_calls && !interrupted(); i++) {
+		const struct bench_call *call = &bench_calls[i];
+
+		if (call_skipped(b, call))
+			continue;
+		ret = bench_run(call, &cal, r);
+		bench_result_free(r);
+		if (ret || interrupted() || !r->done) {
+			ret = interrupted() ? 0 : 1;
+			break;
+		}
+		est += r->setup_ns + r->rounds_ns * rounds / r->done;
+		n++;
+	}
+	free(r);
+	if (ret || interrupted())
+		return ret;
+	duration_words(total, sizeof(total), est);
+	duration_words(took, sizeof(took), clock_now_ns() - t0);
+	fprintf(stderr, "wsc bench: --all will take about %s (an estimate: %llu rounds of each of %u calls, scaled from %d rounds of each timed first, in %s)\n",
+		total, (unsigned long long)rounds, n, BENCH_CAL_ROUNDS, took);
+	return 0;
+}
+
 static int bench_all(const struct bench_cmd *b)
 {
 	struct bench_result **res = calloc(bench_nr_calls, sizeof(*res));
@@ -285,12 +358,13 @@ static int bench_all(const struct bench_cmd *b)
 	remove_results(b->out_dir);
 	if (write_file(b->out_dir, "environment", "json", put_env, NULL, &b->o))
 		goto out;
+	if (bench_estimate(b))
+		goto out;
 	for (i = 0; i < bench_nr_calls; i++) {
 		const struct bench_call *call = &bench_calls[i];
 		struct bench_result *r;
 
-		if ((call->flags & BENCH_F_WAKE) &&
-		    (b->o.cpu == b->o.partner || cpu_offline(b->o.partner))) {
+		if (call_skipped(b, call)) {
 			fprintf(stderr, "wsc bench: %s skipped: a wake-up needs a second online CPU (--cpus A,B)\n",
 				call->name);
 			continue;

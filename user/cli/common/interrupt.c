@@ -9,6 +9,7 @@
  */
 #include <pthread.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <string.h>
 
 #include "interrupt.h"
@@ -69,7 +70,13 @@ void interrupt_unblock(void)
 	interrupt_mask(SIG_UNBLOCK);
 }
 
-void interrupt_print(FILE *f, const char *prefix, const char *what)
+void interrupt_print(FILE *f, const char *prefix, const char *fmt, ...)
 {
-	fprintf(f, "%sinterrupted by %s: %s\n", prefix, interrupt_name(), what);
+	va_list ap;
+
+	fprintf(f, "%sinterrupted by %s: ", prefix, interrupt_name());
+	va_start(ap, fmt);
+	vfprintf(f, fmt, ap);
+	va_end(ap);
+	fputc('\n', f);
 }

@@ -38,9 +38,12 @@ void interrupt_block(void);
 void interrupt_unblock(void);
 
 /*
- * The one line every interrupted command prints (on @f, prefixed by
- * @prefix, e.g. "# "): "interrupted by SIGINT: <what>".
+ * The words of every line that says a command was interrupted (on @f,
+ * prefixed by @prefix, e.g. "# "): "interrupted by SIGINT: <what>", what
+ * being @fmt's printf(3) text.  A header saying how much ran and a last
+ * line saying what the figures are of both take this shape, in this case.
  */
-void interrupt_print(FILE *f, const char *prefix, const char *what);
+void interrupt_print(FILE *f, const char *prefix, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 #endif /* WSC_CLI_INTERRUPT_H */

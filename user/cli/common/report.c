@@ -128,8 +128,9 @@ const char *speedup_words(char *buf, size_t len, double speedup)
 	return buf;
 }
 
-const char *speedup_words_spread(char *buf, size_t len, double speedup,
-				 double lo, double hi)
+/* @speedup in words, then @fmt with the range in the same direction. */
+static const char *speedup_words_range(char *buf, size_t len, double speedup,
+				       double lo, double hi, const char *fmt)
 {
 	size_t n;
 
@@ -139,8 +140,21 @@ const char *speedup_words_spread(char *buf, size_t len, double speedup,
 	    !isfinite(lo) || !isfinite(hi) || n >= len)
 		return buf;
 	if (speedup >= 1)
-		snprintf(buf + n, len - n, " [%.2f-%.2f]", lo, hi);
+		snprintf(buf + n, len - n, fmt, lo, hi);
 	else
-		snprintf(buf + n, len - n, " [%.2f-%.2f]", 1 / hi, 1 / lo);
+		snprintf(buf + n, len - n, fmt, 1 / hi, 1 / lo);
 	return buf;
+}
+
+const char *speedup_words_spread(char *buf, size_t len, double speedup,
+				 double lo, double hi)
+{
+	return speedup_words_range(buf, len, speedup, lo, hi, " [%.2f-%.2f]");
+}
+
+const char *speedup_words_rounds(char *buf, size_t len, double speedup,
+				 double lo, double hi)
+{
+	return speedup_words_range(buf, len, speedup, lo, hi,
+				   ", rounds %.2f-%.2f");
 }

@@ -60,5 +60,13 @@ const char *speedup_words(char *buf, size_t len, double speedup);
  */
 const char *speedup_words_spread(char *buf, size_t len, double speedup,
 				 double lo, double hi);
+/*
+ * A speedup of all the samples with the rounds' after it, for a figure
+ * that is not the median of the rounds' and so need not lie between
+ * them (wsc bench's: the medians of every sample): "2.64x slower, rounds
+ * 2.66-2.75", the range in the direction of the words as above.
+ */
+const char *speedup_words_rounds(char *buf, size_t len, double speedup,
+				 double lo, double hi);
 
 #endif /* WSC_CLI_REPORT_H */

@@ -76,8 +76,8 @@ static void cp_print_header(const struct cp_session *s, FILE *f)
 		"(+1 warm-up, not kept), %s cache\n", w->n, w->size, w->threshold,
 		s->reps, s->cold ? "cold (dropped before every run)" : "hot");
 	if (s->interrupted)
-		fprintf(f, "INTERRUPTED by %s: %u of %u repetitions ran to their end\n",
-			interrupt_name(), s->done, s->reps);
+		interrupt_print(f, "", "%u of %u repetitions ran to their end",
+				s->done, s->reps);
 	fprintf(f, "scratch folder: %s (%s)\n", w->dir, w->fstype);
 	fprintf(f, "clock: CLOCK_MONOTONIC, %.0f ns per read (portions are raw)\n",
 		(double)s->clock_ps / 1000.0);

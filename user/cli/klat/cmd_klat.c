@@ -180,12 +180,29 @@ static void klat_print_cpus(FILE *f, const struct klat_exp *e,
 	}
 }
 
-static void klat_print_table(const struct wsc_lat_stats *st, bool ran)
+/*
+ * An interrupted run, said the same way wherever the signal came: the
+ * samples the kernel kept of those asked for, and why.  The kernel keeps
+ * all of a run that had ended before the signal, and none of one the
+ * signal stopped (kmod/lab.c): a run has no part to keep.
+ */
+static void klat_interrupt_words(FILE *f, const char *prefix, uint32_t kept,
+				 uint32_t asked)
+{
+	interrupt_print(f, prefix, "%u of %u samples: %s", kept, asked,
+			kept ? "the run had ended before the signal; its figures are whole" :
+			"the run was stopped, and the kernel keeps none of a stopped run's samples");
+}
+
+static void klat_print_table(const struct wsc_lat_stats *st, bool ran,
+			     bool signalled)
 {
 	const struct klat_exp *e = klat_find(st->experiment);
 	struct report_row rows[2];
 
 	printf("# wsc klat %s: %s\n", st->experiment, e ? e->what : "?");
+	if (signalled)
+		klat_interrupt_words(stdout, "# ", st->iterations, st->iterations);
 	if (e && (e->flags & WSC_EXPF_SPINLOCK) && env_preempt_rt())
 		printf("# note: %s\n", ENV_RT_SPINLOCK_NOTE);
 	if (st->errors)
@@ -251,37 +268,41 @@ static void klat_print_json_fields(const struct wsc_lat_stats *st)
 	       (unsigned long long)st->duration_ns);
 }
 
-static void klat_print_json(const struct wsc_lat_stats *st)
+/* A result: its samples are all there, the run having ended. */
+static void klat_print_json(const struct wsc_lat_stats *st, bool signalled)
 {
 	printf("{");
 	klat_print_json_fields(st);
-	printf(", \"interrupted\": false, \"environment\": ");
+	printf(", \"iterations_done\": %u, \"interrupted\": %s, \"environment\": ",
+	       st->iterations, signalled ? "true" : "false");
 	env_print_json(stdout);
 	printf("}\n");
+	if (signalled)
+		klat_interrupt_words(stderr, "wsc klat: ", st->iterations,
+				     st->iterations);
 }
 
 /*
- * A run a signal stopped: the kernel ends it and keeps none of its
- * samples (kmod/lab.c), so what was measured so far is nothing, and the
- * report says that rather than nothing at all.
+ * A run a signal stopped, or kept from starting: the kernel keeps none
+ * of a stopped run's samples (kmod/lab.c), so what was measured is
+ * nothing, and the report says that rather than nothing at all.
  */
-static void klat_print_interrupted(const struct klat_opts *o)
+static void klat_print_interrupted(const struct klat_opts *o, uint32_t asked)
 {
-	const char *what = "the kernel stopped the run and kept none of its samples";
-
 	if (o->json) {
 		printf("{\"experiment\": ");
 		json_string(stdout, o->exp->name);
 		printf(", \"description\": ");
 		json_string(stdout, o->exp->what);
-		printf(", \"interrupted\": true, \"count\": 0, \"environment\": ");
+		printf(", \"iterations\": %u, \"iterations_done\": 0, \"count\": 0, \"interrupted\": true, \"environment\": ",
+		       asked);
 		env_print_json(stdout);
 		printf("}\n");
-		interrupt_print(stderr, "wsc klat: ", what);
+		klat_interrupt_words(stderr, "wsc klat: ", 0, asked);
 		return;
 	}
 	printf("# wsc klat %s: %s\n", o->exp->name, o->exp->what);
-	interrupt_print(stdout, "# ", what);
+	klat_interrupt_words(stdout, "# ", 0, asked);
 	env_print_note(stdout);
 }
 
@@ -353,13 +374,23 @@ static int klat_write_csv(struct wsc_lat *lat, FILE *f, const char *path,
 	return 0;
 }
 
+/*
+ * Run an experiment.  A signal at any point from here on ends the command
+ * one way (wsc-klat(8), EXIT STATUS): whatever the kernel kept, the line
+ * "interrupted by SIGINT: N of M samples: why", and exit status 130.  The
+ * run is one request whose wait the signal cuts short; a signal after
+ * the run ended leaves its whole result, reported with the same line.
+ */
 static int klat_experiment(const struct klat_opts *o)
 {
+	uint32_t asked = o->iters ? o->iters : WSC_LAT_DEFAULT_ITERATIONS;
 	struct wsc_lat_stats st;
 	struct wsc_lat *lat;
 	struct csv_out csv = { NULL };
-	int ret;
+	bool signalled;
+	int ret, failed = 0;
 
+	interrupt_arm();
 	if (o->csv) {
 		ret = csv_open(&csv, "klat", o->csv);
 		if (ret)
@@ -372,13 +403,13 @@ static int klat_experiment(const struct klat_opts *o)
 	}
 	if (!o->json && isatty(STDERR_FILENO))
 		fprintf(stderr, "wsc klat: running %s...\r", o->exp->name);
-	/* A signal now stops the kernel's run: its wait is interruptible. */
-	interrupt_arm();
-	ret = wsc_lat_run(lat, o->exp->name, o->iters, o->cpus, o->nr_cpus, &st);
+	/* A signal before the request: no run to stop. */
+	ret = interrupted() ? -EINTR :
+	      wsc_lat_run(lat, o->exp->name, o->iters, o->cpus, o->nr_cpus, &st);
 	if (!o->json && isatty(STDERR_FILENO))
 		fprintf(stderr, "%60s\r", "");
 	if (ret && interrupted()) {
-		klat_print_interrupted(o);
+		klat_print_interrupted(o, asked);
 		ret = INTERRUPT_EXIT;
 		goto out_lat;
 	}
@@ -386,17 +417,18 @@ static int klat_experiment(const struct klat_opts *o)
 		ret = klat_fail(lat, o->exp->name, ret);
 		goto out_lat;
 	}
-	if (o->json)
-		klat_print_json(&st);
-	else
-		klat_print_table(&st, true);
-	fflush(stdout);
-
+	/* The samples first: a signal during their dump is in the report. */
 	if (csv.f)
-		ret = csv_commit(&csv, "klat",
-				 klat_write_csv(lat, csv.f, o->csv, &st));
-	/* The run had ended: its result is whole, the exit says the signal. */
-	if (interrupted())
+		failed = klat_write_csv(lat, csv.f, o->csv, &st);
+	/* Looked at once: the words and the exit status agree. */
+	signalled = interrupted();
+	if (o->json)
+		klat_print_json(&st, signalled);
+	else
+		klat_print_table(&st, true, signalled);
+	fflush(stdout);
+	ret = csv_commit(&csv, "klat", failed);
+	if (signalled)
 		ret = INTERRUPT_EXIT;
 out_lat:
 	wsc_lat_close(lat);
@@ -419,9 +451,9 @@ static int klat_show(const struct klat_opts *o)
 		if (ret) {
 			ret = klat_fail(lat, o->exp->name, ret);
 		} else if (o->json) {
-			klat_print_json(&st);
+			klat_print_json(&st, false);
 		} else {
-			klat_print_table(&st, false);
+			klat_print_table(&st, false, false);
 		}
 		goto out;
 	}
@@ -446,7 +478,7 @@ static int klat_show(const struct klat_opts *o)
 		} else {
 			if (found)
 				printf("\n");
-			klat_print_table(&st, false);
+			klat_print_table(&st, false, false);
 		}
 		found++;
 	}

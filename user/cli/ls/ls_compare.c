@@ -356,8 +356,7 @@ static void ls_print_tables(const struct ls_run *r)
 	printf("# wsc ls --compare: %u timed rounds per variant after one warm-up round, the variants interleaved in a 6-round order: each first twice, each after each other equally often\n",
 	       r->o->reps);
 	if (interrupted())
-		printf("# INTERRUPTED by %s: the folders below with the rounds taken until then\n",
-		       interrupt_name());
+		interrupt_print(stdout, "# ", "the folders below with the rounds taken until then");
 	printf("# wsc: the stat calls as one batch of newfstatat entries through /dev/wsc; conventional: a loop of fstatat(); both read the names with getdents64 and format ls -l's text in memory\n");
 	printf("# system: fork + exec of %s -l --time-style=long-iso (LC_ALL=C), output drained from a pipe, reaped: a whole process\n",
 	       r->sys.path);
