@@ -306,6 +306,13 @@ static void wsc_lat_waker(struct wsc_lat_role *r)
 		else
 			complete(&run->wake);
 		local_irq_restore(flags);
+		/*
+		 * The waiter is often asleep before the first spin, so the
+		 * spins alone may never yield: a long run (a million rounds,
+		 * a minute under TCG) kept this CPU from its watchdog.
+		 */
+		if (!wsc_lat_keep_going(run, round - 1))
+			return;
 	}
 }
 

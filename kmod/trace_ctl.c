@@ -26,6 +26,7 @@
 #include <linux/sched/task.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/stringify.h>
 #include <linux/timekeeping.h>
 #include <linux/tracepoint.h>
 #include <linux/workqueue.h>
@@ -388,7 +389,7 @@ static int wsc_trace_make_room(const struct wsc_trace_owner *who,
 	}
 	if (free < 0) {
 		NL_SET_ERR_MSG(extack,
-			       "the most traces at once are running (WSC_TRACE_MAX): end one first");
+			       "the most traces at once (" __stringify(WSC_TRACE_MAX) ") are running: end one first");
 		return -EBUSY;
 	}
 	return free;

@@ -69,6 +69,7 @@ struct trace_sock {
  *                bounds the buckets put on @total_ns
  * @top_low, @top_high: the bounds of the highest bucket, where @max_ns is
  * @off_ns:       the time off the CPU of its first message
+ * @wrapped:      of its calls, those a wsc batch ran
  * @errno_calls:  the COUNTs of its ERRNO_COUNT nests summed
  * @errnos:       those nests
  * @errno_val, @errno_count: the first MAX_ERRNOS of them
@@ -80,6 +81,7 @@ struct trace_row {
 	uint64_t total_ns;
 	uint64_t max_ns;
 	uint64_t off_ns;
+	uint64_t wrapped;
 	uint64_t errno_calls;
 	unsigned int errnos;
 	uint32_t errno_val[MAX_ERRNOS];
@@ -194,7 +196,9 @@ static void fetch_bucket(struct trace_reply *r, long nr, struct nlattr *nest)
 #define SUM_TOTAL	(1u << 2)
 #define SUM_MAX		(1u << 3)
 #define SUM_OFF		(1u << 4)
-#define SUM_ALL		(SUM_CALLS | SUM_ERRORS | SUM_TOTAL | SUM_MAX | SUM_OFF)
+#define SUM_WRAPPED	(1u << 5)
+#define SUM_ALL		(SUM_CALLS | SUM_ERRORS | SUM_TOTAL | SUM_MAX | SUM_OFF | \
+			 SUM_WRAPPED)
 
 /* One ERRNO_COUNT of system call @nr: VALUE 1..4095 and COUNT > 0. */
 static void fetch_errno(struct trace_reply *r, long nr, struct nlattr *nest)
@@ -286,6 +290,10 @@ static void fetch_message(struct trace_reply *r, struct nlmsghdr *nlh)
 		case WSC_LAT_A_TRACE_OFF_NS:
 			bit = SUM_OFF;
 			row->off_ns = nla_get_u64(nla);
+			break;
+		case WSC_LAT_A_TRACE_WRAPPED:
+			bit = SUM_WRAPPED;
+			row->wrapped = nla_get_u64(nla);
 			break;
 		case WSC_LAT_A_TRACE_ERRNO_COUNT:
 			if (!first)
@@ -770,7 +778,7 @@ TRACE_TEST(start_with_both_targets)
 
 	trace_open(&ts);
 	msg = trace_msg(&ts, WSC_LAT_CMD_TRACE_START, 0);
-	ASSERT_EQ(nla_put_u32(msg, WSC_LAT_A_TRACE_PID, getpid()), 0);
+	ASSERT_EQ(nla_put_u32(msg, WSC_LAT_A_TRACE_PID, getppid()), 0);
 	ASSERT_EQ(nla_put_string(msg, WSC_LAT_A_TRACE_CGROUP, "/"), 0);
 	trace_send(&ts, msg, &r);
 	EXPECT_REFUSED(&r, EINVAL, "not both");
@@ -943,6 +951,21 @@ TRACE_TEST(start_no_such_process)
 	trace_open(&ts);
 	trace_start_pid(&ts, NO_SUCH_PID, &r);
 	EXPECT_REFUSED(&r, ESRCH, "no such process");
+	expect_idle(&ts);
+}
+
+/*
+ * The starter's own process: a trace never follows its starter (it would
+ * count its own polling), so a trace of nothing but it is refused.
+ */
+TRACE_TEST(start_own_process)
+{
+	struct trace_sock ts;
+	struct trace_reply r;
+
+	trace_open(&ts);
+	trace_start_pid(&ts, getpid(), &r);
+	EXPECT_REFUSED(&r, EINVAL, "the tracer's own process");
 	expect_idle(&ts);
 }
 
@@ -1172,7 +1195,7 @@ TRACE_TEST(live_trace)
 	run_id = r.val[WSC_LAT_A_RUN_ID];
 
 	/* One active trace per socket, whatever the second one's target. */
-	trace_start_pid(&ts, getpid(), &r);
+	trace_start_pid(&ts, getppid(), &r);
 	EXPECT_REFUSED(&r, EBUSY, "already active");
 	trace_start_cgroup(&ts, "/", &r);
 	EXPECT_REFUSED(&r, EBUSY, "already active");
@@ -1482,12 +1505,16 @@ TRACE_TEST(filter_call_set)
 	EXPECT_EQ(st.val[WSC_LAT_A_TRACE_FILTERED], 2 * FAILS + 1);
 }
 
-/* A START of this process, for a test to add an attribute to. */
-static struct nl_msg *start_of_self(struct trace_sock *ts)
+/*
+ * A START of this process's parent (the harness's shell, waiting; this
+ * process, below it, is the starter and never followed), for a test to
+ * add an attribute to.
+ */
+static struct nl_msg *start_of_parent(struct trace_sock *ts)
 {
 	struct nl_msg *msg = trace_msg(ts, WSC_LAT_CMD_TRACE_START, 0);
 
-	ASSERT_EQ(nla_put_u32(msg, WSC_LAT_A_TRACE_PID, getpid()), 0);
+	ASSERT_EQ(nla_put_u32(msg, WSC_LAT_A_TRACE_PID, getppid()), 0);
 	return msg;
 }
 
@@ -1501,49 +1528,49 @@ TRACE_TEST(start_bad_filters)
 
 	trace_open(&ts);
 	/* An empty set counts nothing: a mistake, not a trace. */
-	msg = start_of_self(&ts);
+	msg = start_of_parent(&ts);
 	ASSERT_EQ(nla_put(msg, WSC_LAT_A_TRACE_CALL_SET, 0, set), 0);
 	trace_send(&ts, msg, &r);
 	EXPECT_REFUSED(&r, EINVAL, "empty");
-	msg = start_of_self(&ts);
+	msg = start_of_parent(&ts);
 	ASSERT_EQ(nla_put(msg, WSC_LAT_A_TRACE_CALL_SET, 16, set), 0);
 	trace_send(&ts, msg, &r);
 	EXPECT_REFUSED(&r, EINVAL, "names no system call");
 	/* Only a number past this kernel's last call: nothing to count. */
 	set[1000 / 8] = 1u << (1000 % 8);
-	msg = start_of_self(&ts);
+	msg = start_of_parent(&ts);
 	ASSERT_EQ(nla_put(msg, WSC_LAT_A_TRACE_CALL_SET, 1000 / 8 + 1, set), 0);
 	trace_send(&ts, msg, &r);
 	EXPECT_REFUSED(&r, EINVAL, "names no system call");
 	/* With one it has, the others are left out. */
 	set[__NR_getppid / 8] |= 1u << (__NR_getppid % 8);
-	msg = start_of_self(&ts);
+	msg = start_of_parent(&ts);
 	ASSERT_EQ(nla_put(msg, WSC_LAT_A_TRACE_CALL_SET, 1000 / 8 + 1, set), 0);
 	trace_send(&ts, msg, &r);
 	EXPECT_EQ(r.err, 0);
 	trace_stop_and_reset(&ts);
 	/* Longer than WSC_TRACE_NR_MAX bits: the policy's length. */
-	msg = start_of_self(&ts);
+	msg = start_of_parent(&ts);
 	ASSERT_EQ(nla_put(msg, WSC_LAT_A_TRACE_CALL_SET, sizeof(set), set), 0);
 	trace_send(&ts, msg, &r);
 	EXPECT_NE(r.err, 0);
 	EXPECT_TRUE(r.bad_attr);
 	/* Errnos 1..4095 only. */
-	trace_start_filtered(&ts, getpid(), -1, false, 0, &r);
+	trace_start_filtered(&ts, getppid(), -1, false, 0, &r);
 	EXPECT_EQ(r.err, 0);
 	trace_stop_and_reset(&ts);
-	msg = start_of_self(&ts);
+	msg = start_of_parent(&ts);
 	ASSERT_EQ(nla_put_u32(msg, WSC_LAT_A_TRACE_ERRNO, 0), 0);
 	trace_send(&ts, msg, &r);
 	EXPECT_REFUSED(&r, ERANGE, "out of range");
 	EXPECT_TRUE(r.bad_attr);
-	msg = start_of_self(&ts);
+	msg = start_of_parent(&ts);
 	ASSERT_EQ(nla_put_u32(msg, WSC_LAT_A_TRACE_ERRNO,
 			      WSC_TRACE_ERRNO_MAX + 1), 0);
 	trace_send(&ts, msg, &r);
 	EXPECT_REFUSED(&r, ERANGE, "out of range");
 	/* The machine and a process: two targets. */
-	msg = start_of_self(&ts);
+	msg = start_of_parent(&ts);
 	ASSERT_EQ(nla_put_flag(msg, WSC_LAT_A_TRACE_ALL), 0);
 	trace_send(&ts, msg, &r);
 	EXPECT_REFUSED(&r, EINVAL, "not both");
@@ -1626,7 +1653,7 @@ TRACE_TEST(several_traces_at_once)
 	}
 	trace_open(&extra);
 	trace_start_pid(&extra, tg[0].pid, &r);
-	EXPECT_REFUSED(&r, EBUSY, "most traces");
+	EXPECT_REFUSED(&r, EBUSY, "the most traces at once (8) are running");
 	/* Without a number each socket means its own trace... */
 	for (i = 0; i < WSC_TRACE_MAX; i++) {
 		trace_status(&ts[i], &r);
@@ -1660,7 +1687,7 @@ TRACE_TEST(several_traces_at_once)
 	ASSERT_EQ(nla_put_u64(msg, WSC_LAT_A_RUN_ID, id[5]), 0);
 	trace_send(&extra, msg, &r);
 	EXPECT_REFUSED(&r, ENOENT, "no trace of that number");
-	trace_start_pid(&extra, getpid(), &r);
+	trace_start_pid(&extra, getppid(), &r);
 	ASSERT_OK(&r, "START in the room made");
 	for (i = 0; i < WSC_TRACE_MAX; i++)
 		if (i != 5)
