@@ -48,6 +48,18 @@ def note(message):
     print(f"{PROG}: {message}", file=sys.stderr)
 
 
+def remove_stale(path, kind):
+    """Remove PATH, a figure this run does not draw: one left by an
+    earlier run would pass for this run's.  Says so when there was one."""
+    try:
+        path.unlink()
+        note(f"{kind}: removed {path}, drawn from earlier results")
+    except FileNotFoundError:
+        pass
+    except OSError as e:
+        raise PlotError(f"{path}: {e.strerror}") from e
+
+
 # ---- input ---------------------------------------------------------------
 
 def load_json(path):

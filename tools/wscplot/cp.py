@@ -17,7 +17,7 @@ from pathlib import Path
 
 from .common import (PROG, Palette, PlotError, environment_stamp, field,
                      import_matplotlib, is_number, load_json, make_outdir, mpl, new_figure,
-                     note, save_png, speedup_words, time_unit)
+                     note, remove_stale, save_png, speedup_words, time_unit)
 
 
 def timing(path, rec, where):
@@ -248,14 +248,7 @@ def run_cp(args):
     if not (isinstance(why, str) and why.startswith("not available")):
         why = "not available" + (f" ({why})" if isinstance(why, str) else "")
     note(f"cp: no {events.name}: hardware events {why}")
-    # One left by an earlier run would pass for this run's.
-    try:
-        events.unlink()
-        note(f"cp: removed {events}, drawn from earlier results")
-    except FileNotFoundError:
-        pass
-    except OSError as e:
-        raise PlotError(f"{events}: {e.strerror}") from e
+    remove_stale(events, "cp")
 
 
 def add_cp(commands):

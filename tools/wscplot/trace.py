@@ -19,7 +19,8 @@ from pathlib import Path
 
 from .common import (Palette, PlotError, environment_stamp, field, fmt_ns, fmt_time,
                      import_matplotlib, is_int, legend_outside, load_json, log_ns_axis,
-                     make_outdir, merge_stamps, mpl, new_figure, note, save_png, shown)
+                     make_outdir, merge_stamps, mpl, new_figure, note, remove_stale,
+                     save_png, shown)
 
 # The papers the figures follow, by their short titles.
 GROUPS_PAPER = "Nature of System Calls"
@@ -344,14 +345,7 @@ def run_trace(args):
             continue
         note(f"trace: no {path.name}: {name} was made fewer than {MIN_HIST_CALLS} "
              f"times in every file ({', '.join(few)}), too few for a histogram")
-        # One left by an earlier run would pass for this run's.
-        try:
-            path.unlink()
-            note(f"trace: removed {path}, drawn from earlier results")
-        except FileNotFoundError:
-            pass
-        except OSError as e:
-            raise PlotError(f"{path}: {e.strerror}") from e
+        remove_stale(path, "trace")
     yield plot_trace_share(workloads, args.time, out / "trace-share.png")
 
 
