@@ -245,7 +245,8 @@ static void wsc_trace_follow(struct wsc_trace *t, struct task_struct *tsk)
  * Is @tsk @root's process or a descendant of it, and not the starter's
  * process or one of its descendants below @root?  Under RCU.  The
  * starter is left out as from a cgroup's trace: `wsc trace -p $$` would
- * otherwise count the tracer's own polling as the shell's.
+ * otherwise count the tracer's own polling as the shell's.  A process
+ * that names itself as the target is followed: it asked to be.
  */
 static bool wsc_trace_in_tree(struct wsc_trace *t, struct task_struct *tsk,
 			      struct task_struct *root)

@@ -300,12 +300,6 @@ static struct task_struct *wsc_trace_target_task(pid_t nr,
 			       "that is a kernel thread: it makes no system calls");
 		return ERR_PTR(-EINVAL);
 	}
-	if (same_thread_group(tsk, current)) {
-		put_task_struct(tsk);
-		NL_SET_ERR_MSG(extack,
-			       "that is the tracer's own process, which a trace never follows");
-		return ERR_PTR(-EINVAL);
-	}
 	return tsk;
 }
 

@@ -224,8 +224,8 @@ import json; d = json.load(open('$j'))
 assert not [t for t in d['tasks'] if t['comm'] == 'wsc'], d['tasks']
 assert d['calls'] == 0, d['syscalls']"
 sh -c "exec $wsc trace -p \$\$ -d 1" > /dev/null 2> "$out/self.err"
-check "-p of the tracer's own process: exit 1 and why" \
-	sh -c "test $? -eq 1 && grep -q \"tracer's own process\" $out/self.err"
+check "-p of wsc trace's own pid: a usage error (exit 2) and why" \
+	sh -c "test $? -eq 2 && grep -q 'that is wsc trace itself' $out/self.err"
 
 # --- Ctrl-C stops a trace; the counts are kept
 sleep 1000 &

@@ -778,7 +778,7 @@ TRACE_TEST(start_with_both_targets)
 
 	trace_open(&ts);
 	msg = trace_msg(&ts, WSC_LAT_CMD_TRACE_START, 0);
-	ASSERT_EQ(nla_put_u32(msg, WSC_LAT_A_TRACE_PID, getppid()), 0);
+	ASSERT_EQ(nla_put_u32(msg, WSC_LAT_A_TRACE_PID, getpid()), 0);
 	ASSERT_EQ(nla_put_string(msg, WSC_LAT_A_TRACE_CGROUP, "/"), 0);
 	trace_send(&ts, msg, &r);
 	EXPECT_REFUSED(&r, EINVAL, "not both");
@@ -955,17 +955,36 @@ TRACE_TEST(start_no_such_process)
 }
 
 /*
- * The starter's own process: a trace never follows its starter (it would
- * count its own polling), so a trace of nothing but it is refused.
+ * The starter and what is below it are left out of a process tree's
+ * trace (`wsc trace -p $$` must not count wsc), unless the starter names
+ * itself: then it asked to be followed, and is, its child too.  Here the
+ * parent's trace follows the parent alone (the tests' shell, waiting for
+ * this process), the self-trace this process and a child forked after.
  */
-TRACE_TEST(start_own_process)
+TRACE_TEST(start_starter_left_out_unless_named)
 {
 	struct trace_sock ts;
 	struct trace_reply r;
+	pid_t child;
+	int status;
 
 	trace_open(&ts);
+	trace_start_pid(&ts, getppid(), &r);
+	ASSERT_OK(&r, "START of the parent");
+	trace_status(&ts, &r);
+	EXPECT_EQ(r.val[WSC_LAT_A_TRACE_TASKS], 1);
+	trace_stop_and_reset(&ts);
+
 	trace_start_pid(&ts, getpid(), &r);
-	EXPECT_REFUSED(&r, EINVAL, "the tracer's own process");
+	ASSERT_OK(&r, "START of this process");
+	child = fork();
+	ASSERT_GE(child, 0);
+	if (child == 0)
+		_exit(0);
+	ASSERT_EQ(waitpid(child, &status, 0), child);
+	trace_status(&ts, &r);
+	EXPECT_EQ(r.val[WSC_LAT_A_TRACE_TASKS], 2);
+	trace_stop_and_reset(&ts);
 	expect_idle(&ts);
 }
 
@@ -1195,7 +1214,7 @@ TRACE_TEST(live_trace)
 	run_id = r.val[WSC_LAT_A_RUN_ID];
 
 	/* One active trace per socket, whatever the second one's target. */
-	trace_start_pid(&ts, getppid(), &r);
+	trace_start_pid(&ts, getpid(), &r);
 	EXPECT_REFUSED(&r, EBUSY, "already active");
 	trace_start_cgroup(&ts, "/", &r);
 	EXPECT_REFUSED(&r, EBUSY, "already active");
@@ -1505,16 +1524,12 @@ TRACE_TEST(filter_call_set)
 	EXPECT_EQ(st.val[WSC_LAT_A_TRACE_FILTERED], 2 * FAILS + 1);
 }
 
-/*
- * A START of this process's parent (the harness's shell, waiting; this
- * process, below it, is the starter and never followed), for a test to
- * add an attribute to.
- */
-static struct nl_msg *start_of_parent(struct trace_sock *ts)
+/* A START of this process, for a test to add an attribute to. */
+static struct nl_msg *start_of_self(struct trace_sock *ts)
 {
 	struct nl_msg *msg = trace_msg(ts, WSC_LAT_CMD_TRACE_START, 0);
 
-	ASSERT_EQ(nla_put_u32(msg, WSC_LAT_A_TRACE_PID, getppid()), 0);
+	ASSERT_EQ(nla_put_u32(msg, WSC_LAT_A_TRACE_PID, getpid()), 0);
 	return msg;
 }
 
@@ -1528,49 +1543,49 @@ TRACE_TEST(start_bad_filters)
 
 	trace_open(&ts);
 	/* An empty set counts nothing: a mistake, not a trace. */
-	msg = start_of_parent(&ts);
+	msg = start_of_self(&ts);
 	ASSERT_EQ(nla_put(msg, WSC_LAT_A_TRACE_CALL_SET, 0, set), 0);
 	trace_send(&ts, msg, &r);
 	EXPECT_REFUSED(&r, EINVAL, "empty");
-	msg = start_of_parent(&ts);
+	msg = start_of_self(&ts);
 	ASSERT_EQ(nla_put(msg, WSC_LAT_A_TRACE_CALL_SET, 16, set), 0);
 	trace_send(&ts, msg, &r);
 	EXPECT_REFUSED(&r, EINVAL, "names no system call");
 	/* Only a number past this kernel's last call: nothing to count. */
 	set[1000 / 8] = 1u << (1000 % 8);
-	msg = start_of_parent(&ts);
+	msg = start_of_self(&ts);
 	ASSERT_EQ(nla_put(msg, WSC_LAT_A_TRACE_CALL_SET, 1000 / 8 + 1, set), 0);
 	trace_send(&ts, msg, &r);
 	EXPECT_REFUSED(&r, EINVAL, "names no system call");
 	/* With one it has, the others are left out. */
 	set[__NR_getppid / 8] |= 1u << (__NR_getppid % 8);
-	msg = start_of_parent(&ts);
+	msg = start_of_self(&ts);
 	ASSERT_EQ(nla_put(msg, WSC_LAT_A_TRACE_CALL_SET, 1000 / 8 + 1, set), 0);
 	trace_send(&ts, msg, &r);
 	EXPECT_EQ(r.err, 0);
 	trace_stop_and_reset(&ts);
 	/* Longer than WSC_TRACE_NR_MAX bits: the policy's length. */
-	msg = start_of_parent(&ts);
+	msg = start_of_self(&ts);
 	ASSERT_EQ(nla_put(msg, WSC_LAT_A_TRACE_CALL_SET, sizeof(set), set), 0);
 	trace_send(&ts, msg, &r);
 	EXPECT_NE(r.err, 0);
 	EXPECT_TRUE(r.bad_attr);
 	/* Errnos 1..4095 only. */
-	trace_start_filtered(&ts, getppid(), -1, false, 0, &r);
+	trace_start_filtered(&ts, getpid(), -1, false, 0, &r);
 	EXPECT_EQ(r.err, 0);
 	trace_stop_and_reset(&ts);
-	msg = start_of_parent(&ts);
+	msg = start_of_self(&ts);
 	ASSERT_EQ(nla_put_u32(msg, WSC_LAT_A_TRACE_ERRNO, 0), 0);
 	trace_send(&ts, msg, &r);
 	EXPECT_REFUSED(&r, ERANGE, "out of range");
 	EXPECT_TRUE(r.bad_attr);
-	msg = start_of_parent(&ts);
+	msg = start_of_self(&ts);
 	ASSERT_EQ(nla_put_u32(msg, WSC_LAT_A_TRACE_ERRNO,
 			      WSC_TRACE_ERRNO_MAX + 1), 0);
 	trace_send(&ts, msg, &r);
 	EXPECT_REFUSED(&r, ERANGE, "out of range");
 	/* The machine and a process: two targets. */
-	msg = start_of_parent(&ts);
+	msg = start_of_self(&ts);
 	ASSERT_EQ(nla_put_flag(msg, WSC_LAT_A_TRACE_ALL), 0);
 	trace_send(&ts, msg, &r);
 	EXPECT_REFUSED(&r, EINVAL, "not both");
@@ -1687,7 +1702,7 @@ TRACE_TEST(several_traces_at_once)
 	ASSERT_EQ(nla_put_u64(msg, WSC_LAT_A_RUN_ID, id[5]), 0);
 	trace_send(&extra, msg, &r);
 	EXPECT_REFUSED(&r, ENOENT, "no trace of that number");
-	trace_start_pid(&extra, getppid(), &r);
+	trace_start_pid(&extra, getpid(), &r);
 	ASSERT_OK(&r, "START in the room made");
 	for (i = 0; i < WSC_TRACE_MAX; i++)
 		if (i != 5)

@@ -203,6 +203,10 @@ static int trace_parse_value(struct trace_opts *o, int c, const char *arg)
 	case 'p':
 		if (parse_u64("trace", "--pid", arg, 1, INT32_MAX, &v))
 			return EXIT_USAGE;
+		/* Its only calls would be wsc's own polling. */
+		if (v == (uint64_t)getpid())
+			return trace_bad("-p: that is wsc trace itself, whose calls "
+					 "are never counted", arg);
 		o->pid = (uint32_t)v;
 		snprintf(o->target_buf, sizeof(o->target_buf), "-p %s", arg);
 		return 0;
