@@ -98,6 +98,12 @@ static void wrap_end(struct wrap *w)
 	fputc('\n', w->f);
 }
 
+/* "1 task", "2 tasks". */
+static const char *plural(uint64_t n)
+{
+	return n == 1 ? "" : "s";
+}
+
 /* @part as a percentage of @whole, 0 when there is no whole. */
 static double share_pct(uint64_t part, uint64_t whole)
 {
@@ -181,13 +187,13 @@ static void print_losses(FILE *f, const struct wsc_trace_status *s)
 		wrap_begin(&w, f, "WARNING: ", 2);
 		wrap_item(&w, "", "lost %" PRIu64 ":", lost);
 		wrap_item(&w, " ", "%" PRIu64 " task%s not followed,",
-			  s->lost_tasks, s->lost_tasks == 1 ? "" : "s");
+			  s->lost_tasks, plural(s->lost_tasks));
 		wrap_item(&w, " ", "%" PRIu64 " call%s not counted,",
-			  s->lost_calls, s->lost_calls == 1 ? "" : "s");
+			  s->lost_calls, plural(s->lost_calls));
 		wrap_item(&w, " ", "%" PRIu64 " exit%s never seen,",
-			  s->lost_exits, s->lost_exits == 1 ? "" : "s");
+			  s->lost_exits, plural(s->lost_exits));
 		wrap_item(&w, " ", "%" PRIu64 " call%s in no histogram;",
-			  s->lost_hist, s->lost_hist == 1 ? "" : "s");
+			  s->lost_hist, plural(s->lost_hist));
 		wrap_item(&w, " ", "the figures below miss these");
 		wrap_item(&w, " ", "(the kernel follows %" PRIu32 " tasks at "
 			  "once and keeps %" PRIu32 " histograms per CPU)",
@@ -199,22 +205,22 @@ static void print_losses(FILE *f, const struct wsc_trace_status *s)
 		if (s->unmatched)
 			wrap_item(&w, ", ", "%" PRIu64 " call%s already running "
 				  "when the trace began", s->unmatched,
-				  s->unmatched == 1 ? "" : "s");
+				  plural(s->unmatched));
 		if (s->unfinished)
 			wrap_item(&w, ", ", "%" PRIu64 " call%s still running "
 				  "when it ended", s->unfinished,
-				  s->unfinished == 1 ? "" : "s");
+				  plural(s->unfinished));
 		if (s->foreign)
 			wrap_item(&w, ", ", "%" PRIu64 " 32-bit or unknown "
-				  "call%s", s->foreign, s->foreign == 1 ? "" : "s");
+				  "call%s", s->foreign, plural(s->foreign));
 		wrap_end(&w);
 	}
 	if (s->lost_errnos || s->lost_records)
 		fprintf(f, "WARNING: breakdowns incomplete: %" PRIu64 " failed "
 			"call%s in no per-errno count,\n  %" PRIu64 " task%s with "
 			"no per-task record\n", s->lost_errnos,
-			s->lost_errnos == 1 ? "" : "s", s->lost_records,
-			s->lost_records == 1 ? "" : "s");
+			plural(s->lost_errnos), s->lost_records,
+			plural(s->lost_records));
 }
 
 const char *trace_errno_name(char *buf, size_t len, uint32_t err)
@@ -245,12 +251,6 @@ static void print_filters(FILE *f, const struct trace_report *r)
 	else if (s->failed)
 		fputs(" failed calls only;", f);
 	fprintf(f, " %" PRIu64 " calls left out\n", s->filtered);
-}
-
-/* "1 task", "2 tasks". */
-static const char *plural(uint64_t n)
-{
-	return n == 1 ? "" : "s";
 }
 
 static void print_header(FILE *f, const struct trace_report *r)
@@ -507,8 +507,8 @@ static void print_left_out(FILE *f, const struct trace_report *r)
 	for (i = n; i < r->nr_rows; i++)
 		calls += r->rows[i].calls;
 	fprintf(f, "... %zu more system call%s (%" PRIu64 " call%s) not shown "
-		"(--top %zu)\n", r->nr_rows - n, r->nr_rows - n == 1 ? "" : "s",
-		calls, calls == 1 ? "" : "s", r->top);
+		"(--top %zu)\n", r->nr_rows - n, plural(r->nr_rows - n), calls,
+		plural(calls), r->top);
 }
 
 /* One group of the Nature of System Calls paper and its share. */
