@@ -435,7 +435,7 @@ static int trace_parse_call(struct wsc_nl_req *req, struct nlattr **tb,
 		f->cur.max_ns = nla_get_u64(tb[WSC_LAT_A_TRACE_MAX_NS]);
 		if (tb[WSC_LAT_A_TRACE_OFF_NS])
 			f->cur.off_ns = nla_get_u64(tb[WSC_LAT_A_TRACE_OFF_NS]);
-		/* A module before 0.3 sends none: no call counted as wrapped. */
+		/* An older module sends none: no call counted as wrapped. */
 		if (tb[WSC_LAT_A_TRACE_WRAPPED])
 			f->cur.wrapped = nla_get_u64(tb[WSC_LAT_A_TRACE_WRAPPED]);
 		f->have = true;
