@@ -472,8 +472,9 @@ static int trace_resolve(const char *name, char *out, size_t len)
  * stopped; -1 with errno, or -2 when it died before (said).
  *
  * It never runs untraced: if the trace cannot start, wsc kills it; if
- * wsc itself is killed meanwhile, its process group is orphaned and the
- * kernel sends it SIGHUP before SIGCONT.
+ * wsc itself is killed meanwhile, it stays stopped, or, when that leaves
+ * its process group orphaned, the kernel sends it SIGHUP before SIGCONT
+ * (a command that ignores SIGHUP would then run untraced).
  */
 static pid_t trace_spawn(const char *file, char **cmd, int *exec_err)
 {
