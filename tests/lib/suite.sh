@@ -82,6 +82,15 @@ vm_log_verdict() {
 	esac
 }
 
+# vm_failures FILE: each failed test of a TAP file with the diagnostics
+# printed just before it (up to 8 lines since the test before), so that a
+# CI log says why, not only what: a fuzzer's ANOMALY line, a Python
+# assertion, a grep that missed.
+vm_failures() {
+	awk '/^(ok|not ok) / { if (/^not ok /) { for (i = 0; i < n; i++) print ctx[i]; print } n = 0; next }
+	     /^# / && !/^# (vm|time:|took )/ { if (n == 8) { for (i = 1; i < 8; i++) ctx[i - 1] = ctx[i]; n = 7 } ctx[n++] = $0 }' "$1"
+}
+
 # vm_report FILE: the lines of a VM suite's TAP worth showing: failures,
 # which program they came from, the guest's own description, and the
 # diagnostics the tests printed (the first 40).

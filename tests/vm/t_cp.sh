@@ -87,7 +87,8 @@ for r in d['results']:
     assert 'ratio' not in r, r
     if r['portion'] == r['baseline']:
         assert r['speedup'] == 1.0, r
-    assert abs(r['speedup'] - med[r['baseline']] / r['median_ns']) <= 0.0001 * r['speedup'], r
+    # speedup has 4 decimals: it is off by at most half the last.
+    assert abs(r['speedup'] - med[r['baseline']] / r['median_ns']) <= 0.00005 + 1e-12, r
 assert d['interrupted'] is False and d['repetitions_done'] == d['repetitions'], d
 assert 'note' in d['environment']
 "
