@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Raw generic netlink for the VM tests that talk to wsc's family through
- * libnl-genl-3 directly (t_lat_badinput, t_trace_badinput), not libwsc, so
- * that what is tested is the module's own checks: a socket that asks for
- * extended acks, and the callbacks that read how a request ended.
+ * libnl-genl-3 directly (t_lat_badinput; t_trace_badinput, t_trace_life,
+ * t_trace_filters through trace_genl.h), not libwsc, so that what is
+ * tested is the module's own checks: a socket that asks for extended
+ * acks, and the callbacks that read how a request ended.
  *
  * Refusals come back two ways: in NLMSG_ERROR (the policy, do requests,
  * and dumps refused by the core), or in NLMSG_DONE for a dump the module
