@@ -1,46 +1,81 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # wsc: the module (kbuild, in kmod/), libwsc and the wsc CLI (in build/).
+# `make help` prints this list (tests/tools/test_make_help checks that it
+# names every target).  A plain `make` builds what ships and needs none
+# of the tests' dependencies (cmocka); the test programs are `make tests`.
 #
-#   make               module, library, CLI
-#   make check         install what is missing, build, unit tests on the
-#                      host, integration tests in the VM (default kernel)
-#   make check-kernels install every kernel of the matrix (tools/kernel-matrix)
-#                      and run the VM suite on each, one line per kernel
-#   make debug-kernel  build (once, about an hour; cached) the lockdep/KASAN/
-#                      UBSAN/kmemleak kernel of Documentation/testing.md
-#   make check-debug   the VM suite on it, kmemleak after rmmod, and the
-#                      proof that the log scan catches each report
-#   make demo          install what is missing, build, boot the VM, run the
-#                      main demonstration
-#   make fuzz          the fuzzer in the VM (KERNEL=RELEASE of the matrix,
-#                      SEED=, ITERS=, SECONDS=, MODE=; Documentation/testing.md)
+# What ships:
+#   make, make all     module, library, CLI
+#   make module        kmod/wsc.ko, for KRELEASE (tools/kernel-release: the
+#                      default kernel) or the kernel build directory KDIR
+#   make user          libwsc (build/libwsc.{a,so}, its .pc files) and the
+#                      CLI, build/wsc
 #   make module-debug  the module with its debug checks, in build/kmod-debug
 #                      (WSC_KO=build/kmod-debug/wsc.ko tests/vm/run runs it)
-#   make sparse        sparse over the module; fails on a finding in wsc's files
-#   make style         checkpatch (and codespell) over the module and the
-#                      shared headers
 #   make install       PREFIX=/usr/local DESTDIR=; headers in include/wsc/
 #                      manual pages in MANDIR, bash completion in BASHCOMPDIR;
 #                      without DESTDIR (the running system) it also runs
 #                      ldconfig, so that programs find libwsc.so.SOVERSION
 #                      at once (LIBDIR must be one ld.so searches: see
 #                      /etc/ld.so.conf.d/, or set LD_LIBRARY_PATH)
-#   make check-headers the installed headers compile alone as C11 and C++17
-#                      with -Wpedantic -Werror, and a C and a C++ program
-#                      link against the installed copy, and a C program
-#                      against the uninstalled tree (tests/tools/test_headers)
 #   make dkms-install  the module's source and dkms.conf in /usr/src/wsc-VERSION,
 #                      added to DKMS and installed for KRELEASE
 #                      (DKMS_KERNELS= to name others; DESTDIR= only copies)
 #   make dkms-uninstall  the module out of DKMS (every kernel) and /usr/src
 #   make deb           the Debian packages (wsc-dkms, libwsc0.2, libwsc-dev,
 #                      wsc) in build/deb, checked by lintian
+#   make clean         build/ and kbuild's files in kmod/ removed
+#
+# Tests (each builds what it runs):
+#   make tests         every test program in build/: the cmocka unit tests,
+#                      the VM's test programs and workloads, the fuzzer and
+#                      the examples
+#   make examples      examples/*.c, built as a user's program is, in
+#                      build/examples/
+#   make unit          the cmocka unit tests on the host
+#   make vmtest        the VM suite on the default kernel, as it is
+#   make check         install what is missing, build, unit tests on the
+#                      host, integration tests in the VM (default kernel)
+#   make check-kernels install every kernel of the matrix (tools/kernel-matrix)
+#                      and run the VM suite on each, one line per kernel
+#   make check-debug   the VM suite on the debug kernel, kmemleak after
+#                      rmmod, and the proof that the log scan catches each
+#                      report
+#   make check-headers the installed headers compile alone as C11 and C++17
+#                      with -Wpedantic -Werror, and a C and a C++ program
+#                      link against the installed copy, and a C program
+#                      against the uninstalled tree (tests/tools/test_headers)
 #   make check-deb     the packages installed in a clean Debian 12 root, booted
 #                      in the VM, used, purged (tests/check-deb)
+#   make check-dkms    the module built by DKMS for every kernel of the
+#                      matrix, signed with a throwaway key (tests/check-dkms)
 #   make check-fresh   the README's make demo and make check, as written, in a
 #                      clean clone inside a pristine Debian 12 root
 #                      (tests/check-fresh; about 20 minutes)
+#   make fuzz          the fuzzer in the VM (KERNEL=RELEASE of the matrix,
+#                      SEED=, ITERS=, SECONDS=, MODE=; Documentation/testing.md)
+#
+# Checks of the source (make check runs the layers' too):
+#   make style         checkpatch (and codespell) over the module and the
+#                      shared headers
+#   make sparse        sparse over the module; fails on a finding in wsc's files
+#   make layers        no cycle between files, no leak between layers
+#                      (tools/check-layers), with the graphs
+#
+# Set-up and demonstrations:
+#   make deps          install everything: every kernel of the matrix, the
+#                      Debian 13 root, the packaging tools (tools/install-deps)
+#   make deps-base     install only what the default kernel's checks need
+#   make deps-debug    ... and what building the debug kernel needs
+#   make deps-deb      ... and what the packages' build and checks need
+#   make debug-kernel  build (once, about an hour; cached) the lockdep/KASAN/
+#                      UBSAN/kmemleak kernel of Documentation/testing.md
+#   make demo          install what is missing, build, boot the VM, run the
+#                      main demonstration (tools/demo)
+#   make bench         the benchmarks in the VM, into results/
+#                      (tools/bench)
+#   make help          this list
 #   make V=1           show full commands
 
 VERSION := $(shell cat VERSION)
@@ -74,6 +109,9 @@ NL_CFLAGS = $(shell $(PKG_CONFIG) --cflags libnl-genl-3.0)
 NL_LIBS = $(shell $(PKG_CONFIG) --libs libnl-genl-3.0)
 # wsc bench compares with io_uring through liburing.
 URING_LIBS = $(shell $(PKG_CONFIG) --libs liburing)
+# The CLI writes its JSON through json-c (user/cli/common/json.h).
+JSON_CFLAGS = $(shell $(PKG_CONFIG) --cflags json-c)
+JSON_LIBS = $(shell $(PKG_CONFIG) --libs json-c)
 
 B := build
 LIB_SRCS := $(wildcard user/lib/*.c)
@@ -112,8 +150,8 @@ Q := @
 msg = @printf '  %-7s %s\n' $(1) $(2)
 endif
 
-.PHONY: all module user clean check check-kernels demo deps deps-base \
-	debug-kernel check-debug deps-debug \
+.PHONY: all module user tests examples clean check check-kernels demo deps \
+	deps-base debug-kernel check-debug deps-debug \
 	install unit vmtest bench style help layers
 
 all: module user
@@ -148,8 +186,15 @@ module-debug:
 		kmod/Kbuild $(DEBUG_KMOD)/
 	$(Q)+$(call kbuild,$(DEBUG_KMOD),CONFIG_WSC_DEBUG=y modules)
 
-user: $(STATIC_LIB) $(SHARED_LIB) $(B)/libwsc.pc $(B)/libwsc-uninstalled.pc $(CLI) \
-	$(UNIT_BINS) $(VM_BINS) $(VM_TOOLS) $(FUZZ) $(EXAMPLES)
+# What ships: the library and the CLI.  Nothing here needs a test's
+# dependency (cmocka): the test programs are `make tests`.
+user: $(STATIC_LIB) $(SHARED_LIB) $(B)/libwsc.pc $(B)/libwsc-uninstalled.pc $(CLI)
+
+# Every test program: what make check, make unit, make vmtest and
+# tests/vm/run need built.
+tests: $(UNIT_BINS) $(VM_BINS) $(VM_TOOLS) $(FUZZ) $(EXAMPLES)
+
+examples: $(EXAMPLES)
 
 # Every userspace object and test also writes the headers it was built
 # from (-MMD, to X.d beside X.o, or X.d beside a test binary X); -MP adds
@@ -193,7 +238,7 @@ $(B)/libwsc-uninstalled.pc: user/lib/libwsc-uninstalled.pc.in VERSION
 $(B)/cli/%.o: user/cli/%.c
 	$(call msg,CC,$<)
 	$(Q)mkdir -p $(dir $@)
-	$(Q)$(CC) $(CFLAGS) $(WSC_CFLAGS) $(DEPFLAGS) $(NL_CFLAGS) -Iuser/cli -c -o $@ $<
+	$(Q)$(CC) $(CFLAGS) $(WSC_CFLAGS) $(DEPFLAGS) $(NL_CFLAGS) $(JSON_CFLAGS) -Iuser/cli -c -o $@ $<
 
 $(CLI_ARCHIVE): $(filter-out $(CLI_MAIN_OBJ),$(CLI_OBJS))
 	$(call msg,AR,$@)
@@ -202,7 +247,7 @@ $(CLI_ARCHIVE): $(filter-out $(CLI_MAIN_OBJ),$(CLI_OBJS))
 $(CLI): $(CLI_MAIN_OBJ) $(CLI_ARCHIVE) $(STATIC_LIB)
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $(CLI_MAIN_OBJ) $(CLI_ARCHIVE) $(STATIC_LIB) $(NL_LIBS) \
-		$(URING_LIBS) -lm -lpthread
+		$(URING_LIBS) $(JSON_LIBS) -lm -lpthread
 
 # Tests link the CLI's archive too: those that test the CLI's pieces
 # (test_trace, t_counters) take their objects from it.
@@ -210,14 +255,14 @@ $(B)/tests/unit/%: tests/unit/%.c $(CLI_ARCHIVE) $(STATIC_LIB)
 	$(call msg,CC,$<)
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CC) $(CFLAGS) $(WSC_CFLAGS) $(DEPFLAGS) $(NL_CFLAGS) -Iuser/cli \
-		-o $@ $< $(CLI_ARCHIVE) $(STATIC_LIB) $(NL_LIBS) -lcmocka -lm
+		-o $@ $< $(CLI_ARCHIVE) $(STATIC_LIB) $(NL_LIBS) $(JSON_LIBS) -lcmocka -lm
 
 $(B)/tests/vm/%: tests/vm/%.c $(CLI_ARCHIVE) $(STATIC_LIB)
 	$(call msg,CC,$<)
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CC) $(CFLAGS) $(WSC_CFLAGS) $(DEPFLAGS) $(NL_CFLAGS) -Itests/vm \
 		-Iuser/cli -o $@ $< $(CLI_ARCHIVE) $(STATIC_LIB) $(NL_LIBS) \
-		-lm -lpthread
+		$(JSON_LIBS) -lm -lpthread
 
 # The trace tests' workload: known call counts per task.
 $(B)/tests/vm/wl_calls: tests/vm/wl_calls.c
@@ -283,21 +328,21 @@ deps:
 deps-base:
 	$(Q)tools/install-deps --base
 
-unit: user
+unit: $(UNIT_BINS)
 	$(Q)tests/run-unit $(UNIT_BINS)
 
-vmtest: all
+vmtest: all tests
 	$(Q)tools/vm-run --scratch 1G --dmesg $(B)/vm-dmesg.txt -- tests/vm/run $(B)/tests/vm
 
 # The README's test command: everything, counted, on a fresh machine.
 check: deps-base
-	$(Q)$(MAKE) --no-print-directory all
+	$(Q)$(MAKE) --no-print-directory all tests
 	$(Q)tests/check $(B)
 
 # The VM suite on every kernel of the matrix; CHECK_KERNELS_FLAGS passes
 # e.g. --skip 6.1 (see tests/check-kernels --help).
 check-kernels: deps
-	$(Q)$(MAKE) --no-print-directory user
+	$(Q)$(MAKE) --no-print-directory user tests
 	$(Q)tests/check-kernels $(CHECK_KERNELS_FLAGS) $(B)
 
 # The debug kernel (tools/debug-kernel): what its build needs is installed
@@ -309,11 +354,12 @@ debug-kernel: deps-debug
 	$(Q)tools/debug-kernel
 
 check-debug: deps-debug
-	$(Q)$(MAKE) --no-print-directory user
+	$(Q)$(MAKE) --no-print-directory user tests
 	$(Q)tests/check-debug $(B)
 
+# tools/demo runs one test program, t_chain, as its cp transaction.
 demo: deps-base
-	$(Q)$(MAKE) --no-print-directory all
+	$(Q)$(MAKE) --no-print-directory all $(B)/tests/vm/t_chain
 	$(Q)tools/vm-run --scratch 1G -- tools/demo
 
 bench: all
@@ -327,7 +373,7 @@ bench: all
 FUZZ_TIMEOUT ?= 7200
 FUZZ_ARGS = $(if $(SEED),--seed $(SEED)) $(if $(ITERS),--iters $(ITERS)) \
 	$(if $(SECONDS),--seconds $(SECONDS)) $(if $(MODE),--mode $(MODE)) --rmmod
-fuzz: user $(if $(KERNEL),,module)
+fuzz: $(FUZZ) $(if $(KERNEL),,module)
 	$(Q)if [ -n "$(KERNEL)" ]; then \
 		ko=$$(tools/build-module "$(KERNEL)" "$(B)/kmod/$(KERNEL)" | tail -n 1) || exit 1; \
 	else \
