@@ -74,7 +74,7 @@
 #   make demo          install what is missing, build, boot the VM, run the
 #                      main demonstration (tools/demo)
 #   make bench         the benchmarks in the VM, into results/
-#                      (tools/bench)
+#                      (tools/measure/bench)
 #   make help          this list
 #   make V=1           show full commands
 
@@ -363,7 +363,7 @@ demo: deps-base
 	$(Q)tools/vm-run --scratch 1G -- tools/demo
 
 bench: all
-	$(Q)tools/vm-run --scratch 2G -- tools/bench
+	$(Q)tools/vm-run --scratch 2G -- tools/measure/bench
 
 # The fuzzer in the VM, on the default kernel or KERNEL= (any release of
 # tools/kernel-matrix, the module built for it by tools/build-module),

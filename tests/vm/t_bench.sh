@@ -7,7 +7,7 @@
 # SIGINT or SIGTERM mid-run ends it with the samples so far, marked, and
 # exit code 130.
 # --all's folder is $WSC_BENCH_ALL when set: tests/check then draws it
-# with tools/plot on the host (matplotlib under TCG takes minutes).
+# with user/plot/wsc-plot on the host (matplotlib under TCG takes minutes).
 . "$(dirname "$0")/tap.sh"
 wsc=${WSC:-build/wsc}
 out=$(mktemp -d)

@@ -2,7 +2,7 @@
 /*
  * mt: a small multi-process, multi-threaded workload with known calls.
  *
- * The workload of most rows of tools/trace-features (the feature table of
+ * The workload of most rows of tools/measure/trace-features (the feature table of
  * Documentation/results/trace.md): it prints one line on stdout ("mt:
  * hello on stdout", to show where a tracer's report goes), forks a child
  * and starts two threads in the parent.  Each of the three workers makes

@@ -2,7 +2,7 @@
 /*
  * writeloop N: N one-byte write(2) calls to /dev/null, every one checked.
  *
- * The workload of tools/trace-overhead: a known number of identical,
+ * The workload of tools/measure/trace-overhead: a known number of identical,
  * cheap system calls, so that a tracer's cost per call shows and its count
  * can be checked (exactly N write calls; the rest of the program is a
  * handful of calls from the loader, open and close).  Exit status 0 when

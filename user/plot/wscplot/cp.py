@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""tools/plot cp and cp-sweep: the JSON of `wsc cp --json` and of
+"""user/plot/wsc-plot cp and cp-sweep: the JSON of `wsc cp --json` and of
 `wsc cp --sweep threshold|n --json`.
 
 wsc cp's "results" hold one record per portion it timed ("portion",

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""tools/plot fit: the JSON of `wsc bench fit --json`.
+"""user/plot/wsc-plot fit: the JSON of `wsc bench fit --json`.
 
 Per call it measured (an object with "batched_ns"; wsc writes "nop" and
 "getpid"), the median time per call of a batch of B calls
@@ -74,7 +74,7 @@ def read_fit_json(path):
     doc = load_json(path)
     if "variants" in doc or "experiment" in doc or "results" in doc:
         raise PlotError(f"{path}: not the output of wsc bench fit --json (no batch "
-                        "sizes; did you mean tools/plot bench or klat?)")
+                        "sizes; did you mean user/plot/wsc-plot bench or klat?)")
     calls = [read_call(path, name, obj) for name, obj in doc.items()
              if isinstance(obj, dict) and "batched_ns" in obj]
     if not calls:

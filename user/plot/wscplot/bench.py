@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""tools/plot bench: the folder written by `wsc bench --all`.
+"""user/plot/wsc-plot bench: the folder written by `wsc bench --all`.
 
 Per call, <call>.csv holds every sample (a row each, grouped by variant)
 and <call>.json a record per variant ("variant", "mechanism",

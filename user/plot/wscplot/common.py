@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""What every subcommand of tools/plot shares: its errors, reading and
+"""What every subcommand of user/plot/wsc-plot shares: its errors, reading and
 checking JSON, the order and colour of names taken from the data, and
 the figures' canvas, axes and atomic writes.
 
@@ -11,7 +11,7 @@ import os
 import sys
 import types
 
-PROG = "plot"
+PROG = "wsc-plot"
 
 # numpy and matplotlib's names, filled by import_matplotlib(): mpl.np,
 # mpl.Figure, mpl.FigureCanvasAgg, mpl.Patch, mpl.Line2D, mpl.FuncFormatter.

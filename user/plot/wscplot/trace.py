@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""tools/plot trace and trace-buckets: the JSON of `wsc trace --json`.
+"""user/plot/wsc-plot trace and trace-buckets: the JSON of `wsc trace --json`.
 
 Per system call of a workload, "syscalls" holds a row: its "group" (the
 kind of call of "Nature of System Calls", the paper of that title),

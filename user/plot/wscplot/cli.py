@@ -1,15 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0
-"""tools/plot's command line: a subcommand per kind of result.
+"""user/plot/wsc-plot's command line: a subcommand per kind of result.
 
-    tools/plot bench DIR [-o OUTDIR]
-    tools/plot cp FILE.json [-o OUTDIR]
-    tools/plot cp-sweep FILE.json [FILE.json ...] [-o OUTDIR]
-    tools/plot trace FILE.json [FILE.json ...] [-o OUTDIR] [--label LABEL ...]
+    user/plot/wsc-plot bench DIR [-o OUTDIR]
+    user/plot/wsc-plot cp FILE.json [-o OUTDIR]
+    user/plot/wsc-plot cp-sweep FILE.json [FILE.json ...] [-o OUTDIR]
+    user/plot/wsc-plot trace FILE.json [FILE.json ...] [-o OUTDIR] [--label LABEL ...]
                      [--calls CALL,... | --top N]
-    tools/plot trace-buckets FILE.json [FILE.json ...] [-o OUTDIR]
+    user/plot/wsc-plot trace-buckets FILE.json [FILE.json ...] [-o OUTDIR]
                      [--label LABEL ...] [--call CALL] [--fraction]
-    tools/plot fit FILE.json [-o OUTDIR]
-    tools/plot klat FILE.json [FILE.json ...] [--samples EXPERIMENT=FILE ...]
+    user/plot/wsc-plot fit FILE.json [-o OUTDIR]
+    user/plot/wsc-plot klat FILE.json [FILE.json ...] [--samples EXPERIMENT=FILE ...]
                     [-o OUTDIR]
 
 Each subcommand is an add_<name>() in its module that registers its parser

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""tools/plot klat: the JSON of `wsc klat EXPERIMENT --json` (one result)
+"""user/plot/wsc-plot klat: the JSON of `wsc klat EXPERIMENT --json` (one result)
 or `wsc klat show --json` ({"results": [...]}), and the raw samples its
 --csv wrote.
 
