@@ -105,7 +105,7 @@ static __always_inline int wsc_entry_validate(const struct wsc_entry *e,
  * field, an unknown flag or a reference that does not point to an
  * earlier entry; -ENOSYS for a number that is not on the allowlist.
  */
-int wsc_batch_validate(const struct wsc_batch *b, u32 *error_index)
+int wsc_batch_validate(const struct wsc_submission *b, u32 *error_index)
 {
 	const struct wsc_entry *ent = b->ent;
 	u32 i;
@@ -135,7 +135,7 @@ int wsc_batch_validate(const struct wsc_batch *b, u32 *error_index)
  *
  * Return: 0 or -EFAULT.
  */
-int wsc_batch_copy_out(const struct wsc_batch *b,
+int wsc_batch_copy_out(const struct wsc_submission *b,
 		       struct wsc_result __user *ures, u32 done)
 {
 	const struct wsc_result *res = b->res;
@@ -366,7 +366,7 @@ static __always_inline bool wsc_between_calls(void)
  * mechanism's own cost is measured.  Returns the number of result slots
  * written.
  */
-static __always_inline u32 wsc_batch_loop(struct wsc_batch *b, bool timing,
+static __always_inline u32 wsc_batch_loop(struct wsc_submission *b, bool timing,
 					  long *restart)
 {
 	const struct wsc_entry *ent = b->ent;
@@ -531,7 +531,7 @@ done:
  * because someone is attached to the syscall tracepoints and this
  * kernel's cannot be fired (kmod/syscall_tp.c).
  */
-long wsc_batch_run(struct wsc_batch *b)
+long wsc_batch_run(struct wsc_submission *b)
 {
 	long restart = 0;
 	u32 done;

@@ -29,10 +29,10 @@ struct wsc_dispatch wsc_dispatch[NR_syscalls] __read_mostly;
 static const char *const wsc_group_names[WSC_GROUP_COUNT] = WSC_GROUP_NAMES;
 
 /**
- * wsc_group_name() - short name of a group, as /proc and the CLI print it
+ * wsc_calls_group_name() - short name of a group, as /proc and the CLI print it
  * @group: enum wsc_group
  */
-const char *wsc_group_name(unsigned int group)
+const char *wsc_calls_group_name(unsigned int group)
 {
 	return group < WSC_GROUP_COUNT ? wsc_group_names[group] : "?";
 }

@@ -259,7 +259,7 @@ int wsc_genl_lab_run(struct sk_buff *skb, struct genl_info *info)
 	 * (un)registering anywhere waits for the run, and genetlink traffic
 	 * queues behind it: one more reason runs are short and privileged.
 	 */
-	err = wsc_lat_run(&req, &r, info->extack);
+	err = wsc_lab_run(&req, &r, info->extack);
 	if (err == -EINTR || wsc_is_restart(err)) {
 		/*
 		 * A doit's -EINTR means "a dump has started" to
@@ -332,7 +332,7 @@ int wsc_genl_lab_reset(struct sk_buff *skb, struct genl_info *info)
 		if (exp < 0)
 			return exp;
 	}
-	return wsc_lat_reset(exp, info->extack);
+	return wsc_lab_reset(exp, info->extack);
 }
 
 /*

@@ -45,7 +45,7 @@ static u64 wsc_genl_trace_id(struct nlattr **attrs)
 
 /* Fill @spec from a start's attributes; -EINVAL with a message. */
 static int wsc_genl_trace_spec(struct genl_info *info,
-			       struct wsc_trace_spec *spec)
+			       struct wsc_trace_request *spec)
 {
 	struct nlattr *pid = info->attrs[WSC_LAT_A_TRACE_PID];
 	struct nlattr *cgroup = info->attrs[WSC_LAT_A_TRACE_CGROUP];
@@ -86,7 +86,7 @@ static int wsc_genl_trace_spec(struct genl_info *info,
 }
 
 static int wsc_genl_trace_reply_status(struct genl_info *info,
-				       struct wsc_trace *t);
+				       struct wsc_trace_session *t);
 
 /**
  * wsc_genl_trace_start() - TRACE_START: trace a process tree, a cgroup or
@@ -100,8 +100,8 @@ static int wsc_genl_trace_reply_status(struct genl_info *info,
 int wsc_genl_trace_start(struct sk_buff *skb, struct genl_info *info)
 {
 	struct wsc_trace_owner who;
-	struct wsc_trace_spec spec;
-	struct wsc_trace *t;
+	struct wsc_trace_request spec;
+	struct wsc_trace_session *t;
 	int err;
 
 	if (!wsc_genl_trace_capable(skb)) {
@@ -113,12 +113,12 @@ int wsc_genl_trace_start(struct sk_buff *skb, struct genl_info *info)
 	if (err)
 		return err;
 	wsc_genl_trace_who(skb, &who);
-	t = wsc_trace_start(&spec, &who, info->extack);
+	t = wsc_trace_session_start(&spec, &who, info->extack);
 	if (IS_ERR(t))
 		return PTR_ERR(t);
 	/* The trace runs whether or not its number reaches the caller. */
 	err = wsc_genl_trace_reply_status(info, t);
-	wsc_trace_put(t);
+	wsc_trace_session_put(t);
 	return err;
 }
 
@@ -139,7 +139,7 @@ int wsc_genl_trace_stop(struct sk_buff *skb, struct genl_info *info)
 		return -EPERM;
 	}
 	wsc_genl_trace_who(skb, &who);
-	return wsc_trace_stop(wsc_genl_trace_id(info->attrs), &who,
+	return wsc_trace_session_stop(wsc_genl_trace_id(info->attrs), &who,
 			      netlink_capable(skb, CAP_SYS_ADMIN), info->extack);
 }
 
@@ -160,14 +160,14 @@ int wsc_genl_trace_reset(struct sk_buff *skb, struct genl_info *info)
 		return -EPERM;
 	}
 	wsc_genl_trace_who(skb, &who);
-	return wsc_trace_reset(wsc_genl_trace_id(info->attrs), &who,
+	return wsc_trace_session_reset(wsc_genl_trace_id(info->attrs), &who,
 			       netlink_capable(skb, CAP_SYS_ADMIN), info->extack);
 }
 
 /* Attributes of a status message that are u64 counts, and their values. */
 #define WSC_GENL_TRACE_U64S	12
 
-static size_t wsc_genl_trace_status_size(const struct wsc_trace_status *st)
+static size_t wsc_genl_trace_status_size(const struct wsc_trace_report *st)
 {
 	return nla_total_size(sizeof(u32)) * 7 +	/* STATE END PID LIVE, 2 SLOTS, ERRNO */
 	       nla_total_size(0) * 2 +			/* ALL FAILED */
@@ -177,7 +177,7 @@ static size_t wsc_genl_trace_status_size(const struct wsc_trace_status *st)
 }
 
 static int wsc_genl_trace_put_target(struct sk_buff *skb,
-				     const struct wsc_trace_status *st)
+				     const struct wsc_trace_report *st)
 {
 	if (st->cgroup)
 		return nla_put_string(skb, WSC_LAT_A_TRACE_CGROUP, st->cgroup);
@@ -187,7 +187,7 @@ static int wsc_genl_trace_put_target(struct sk_buff *skb,
 }
 
 static int wsc_genl_trace_put_status(struct sk_buff *skb,
-				     const struct wsc_trace_status *st)
+				     const struct wsc_trace_report *st)
 {
 	const struct {
 		int attr;
@@ -231,14 +231,14 @@ static int wsc_genl_trace_put_status(struct sk_buff *skb,
 
 /* Send @t's status (or the idle state, @t NULL) as the reply to @info. */
 static int wsc_genl_trace_reply_status(struct genl_info *info,
-				       struct wsc_trace *t)
+				       struct wsc_trace_session *t)
 {
-	struct wsc_trace_status st = { .state = WSC_TRACE_IDLE };
+	struct wsc_trace_report st = { .state = WSC_TRACE_IDLE };
 	struct sk_buff *msg;
 	void *hdr;
 
 	if (t)
-		wsc_trace_status(t, &st);
+		wsc_trace_session_report(t, &st);
 	msg = genlmsg_new(wsc_genl_trace_status_size(&st), GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
@@ -267,18 +267,18 @@ int wsc_genl_trace_status(struct sk_buff *skb, struct genl_info *info)
 {
 	u64 id = wsc_genl_trace_id(info->attrs);
 	struct wsc_trace_owner who;
-	struct wsc_trace *t;
+	struct wsc_trace_session *t;
 	int err;
 
 	wsc_genl_trace_who(skb, &who);
-	t = wsc_trace_get(id, &who);
+	t = wsc_trace_session_get(id, &who);
 	if (!t && id) {
 		NL_SET_ERR_MSG(info->extack, "there is no trace of that number");
 		return -ENOENT;
 	}
 	err = wsc_genl_trace_reply_status(info, t);
 	if (t)
-		wsc_trace_put(t);
+		wsc_trace_session_put(t);
 	return err;
 }
 
@@ -292,7 +292,7 @@ int wsc_genl_trace_status(struct sk_buff *skb, struct genl_info *info)
  * @missing: a trace number was given, and no such trace exists
  */
 struct wsc_genl_trace_dump {
-	struct wsc_trace *t;
+	struct wsc_trace_session *t;
 	u32 nr;
 	u32 bucket;
 	bool started;
@@ -326,7 +326,7 @@ int wsc_genl_trace_fetch_start(struct netlink_callback *cb)
 	if (!d->privileged)
 		return 0;
 	wsc_genl_trace_who(cb->skb, &who);
-	d->t = wsc_trace_get(id, &who);
+	d->t = wsc_trace_session_get(id, &who);
 	d->missing = id && !d->t;
 	return 0;
 }
@@ -353,7 +353,7 @@ int wsc_genl_trace_fetch_done(struct netlink_callback *cb)
 	struct wsc_genl_trace_dump *d = wsc_genl_trace_dump_ctx(cb);
 
 	if (d->t)
-		wsc_trace_put(d->t);
+		wsc_trace_session_put(d->t);
 	return 0;
 }
 
@@ -382,7 +382,7 @@ static int wsc_genl_trace_dump_refused(struct netlink_callback *cb)
 #define WSC_GENL_TRACE_ERRNOS	64
 
 static int wsc_genl_trace_put_errnos(struct sk_buff *skb,
-				     struct wsc_trace *t, unsigned int nr)
+				     struct wsc_trace_session *t, unsigned int nr)
 {
 	unsigned int pos = 0, sent = 0;
 	struct nlattr *nest;
@@ -497,7 +497,7 @@ int wsc_genl_trace_fetch(struct sk_buff *skb, struct netlink_callback *cb)
 
 static int wsc_genl_trace_put_task(struct sk_buff *skb,
 				   struct netlink_callback *cb,
-				   const struct wsc_trace_task *rec)
+				   const struct wsc_trace_record *rec)
 {
 	void *hdr;
 
@@ -535,7 +535,7 @@ static int wsc_genl_trace_put_task(struct sk_buff *skb,
 int wsc_genl_trace_tasks(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	struct wsc_genl_trace_dump *d = wsc_genl_trace_dump_ctx(cb);
-	const struct wsc_trace_task *rec;
+	const struct wsc_trace_record *rec;
 	int err;
 
 	err = wsc_genl_trace_dump_refused(cb);

@@ -42,7 +42,7 @@ const struct wsc_experiment wsc_experiments[WSC_NR_EXPERIMENTS] = {
 static struct wsc_lab {
 	struct mutex lock;
 	struct wsc_lat_result *result[WSC_NR_EXPERIMENTS];
-	struct wsc_lat_run *run;
+	struct wsc_lat_team *run;
 	struct wsc_lat_status status;
 	u64 runs;
 	bool closing;
@@ -84,7 +84,7 @@ static void wsc_lat_result_release(struct kref *ref)
 }
 
 /**
- * wsc_lat_put() - drop a reference taken by wsc_lat_get() or wsc_lat_run()
+ * wsc_lat_put() - drop a reference taken by wsc_lat_get() or wsc_lab_run()
  * @r: the result, or NULL
  */
 void wsc_lat_put(struct wsc_lat_result *r)
@@ -167,7 +167,7 @@ err_free:
  * half; the woken side of a wake experiment takes them all; a one-CPU
  * experiment's only role takes them all.
  */
-static void wsc_lat_share_out(struct wsc_lat_run *run,
+static void wsc_lat_share_out(struct wsc_lat_team *run,
 			      struct wsc_lat_result *res)
 {
 	const struct wsc_lat_request *req = run->req;
@@ -188,9 +188,9 @@ static void wsc_lat_share_out(struct wsc_lat_run *run,
 	run->role[1].hist = res->hist[1];
 }
 
-static struct wsc_lat_run *wsc_lat_run_alloc(const struct wsc_lat_request *req)
+static struct wsc_lat_team *wsc_lat_team_alloc(const struct wsc_lat_request *req)
 {
-	struct wsc_lat_run *run;
+	struct wsc_lat_team *run;
 	unsigned int i;
 
 	run = kzalloc(sizeof(*run), GFP_KERNEL_ACCOUNT);
@@ -225,7 +225,7 @@ err_free:
 	return NULL;
 }
 
-static void wsc_lat_run_free(struct wsc_lat_run *run)
+static void wsc_lat_team_free(struct wsc_lat_team *run)
 {
 	unsigned int i;
 
@@ -238,7 +238,7 @@ static void wsc_lat_run_free(struct wsc_lat_run *run)
 static int wsc_lat_thread(void *data)
 {
 	struct wsc_lat_role *r = data;
-	struct wsc_lat_run *run = r->run;
+	struct wsc_lat_team *run = r->run;
 
 	wsc_lat_role_run(r);
 	if (atomic_dec_and_test(&run->active))
@@ -247,7 +247,7 @@ static int wsc_lat_thread(void *data)
 }
 
 /* Stop what the roles are doing and release any that sleeps. */
-static void wsc_lat_stop(struct wsc_lat_run *run)
+static void wsc_lat_stop(struct wsc_lat_team *run)
 {
 	WRITE_ONCE(run->stop, true);
 	wsc_lat_unblock(run);
@@ -257,7 +257,7 @@ static void wsc_lat_stop(struct wsc_lat_run *run)
  * Start one kthread per role, bound to its CPU, and wait for all of them.
  * CPU hotplug is held off for the whole run so that no role loses its CPU.
  */
-static int wsc_lat_run_threads(struct wsc_lat_run *run,
+static int wsc_lat_run_threads(struct wsc_lat_team *run,
 			       struct netlink_ext_ack *extack)
 {
 	unsigned int i, n = run->req->nr_cpus;
@@ -317,7 +317,7 @@ err_stop_created:
  * what the result reports.  The statistics come from a sorted copy so that
  * the samples stay in the order they were taken.
  */
-static int wsc_lat_finish(struct wsc_lat_run *run, struct wsc_lat_result *res,
+static int wsc_lat_finish(struct wsc_lat_team *run, struct wsc_lat_result *res,
 			  struct netlink_ext_ack *extack)
 {
 	const struct wsc_experiment *e = &wsc_experiments[run->req->exp];
@@ -394,7 +394,7 @@ static int wsc_lat_check(const struct wsc_lat_request *req,
 }
 
 /**
- * wsc_lat_run() - run an experiment and keep its result
+ * wsc_lab_run() - run an experiment and keep its result
  * @req:    what to run; checked again here
  * @result: on success, the new result, referenced (wsc_lat_put() it)
  * @extack: where a failure is explained
@@ -406,18 +406,18 @@ static int wsc_lat_check(const struct wsc_lat_request *req,
  * the run; -ESHUTDOWN if unloading the module did; -EINVAL for a bad
  * request; -ENOMEM.
  */
-int wsc_lat_run(const struct wsc_lat_request *req,
+int wsc_lab_run(const struct wsc_lat_request *req,
 		struct wsc_lat_result **result, struct netlink_ext_ack *extack)
 {
 	struct wsc_lat_result *res, *old = NULL;
-	struct wsc_lat_run *run;
+	struct wsc_lat_team *run;
 	u64 start = 0, run_id = 0;
 	int ret;
 
 	ret = wsc_lat_check(req, extack);
 	if (ret)
 		return ret;
-	run = wsc_lat_run_alloc(req);
+	run = wsc_lat_team_alloc(req);
 	if (!run) {
 		NL_SET_ERR_MSG(extack, "not enough memory for the run");
 		return -ENOMEM;
@@ -476,12 +476,12 @@ int wsc_lat_run(const struct wsc_lat_request *req,
 	if (ret)
 		wsc_lat_put(res);
 err_free_run:
-	wsc_lat_run_free(run);
+	wsc_lat_team_free(run);
 	return ret;
 }
 
 /**
- * wsc_lat_reset() - forget results and free their samples
+ * wsc_lab_reset() - forget results and free their samples
  * @exp:    enum wsc_experiment_id, or -1 for every experiment
  * @extack: where a failure is explained
  *
@@ -489,7 +489,7 @@ err_free_run:
  *
  * Return: 0, or -EBUSY while a run is in progress.
  */
-int wsc_lat_reset(int exp, struct netlink_ext_ack *extack)
+int wsc_lab_reset(int exp, struct netlink_ext_ack *extack)
 {
 	struct wsc_lat_result *gone[WSC_NR_EXPERIMENTS] = {};
 	int i;
@@ -537,5 +537,5 @@ void wsc_lab_exit(void)
 	mutex_unlock(&wsc_lab.lock);
 
 	wait_event(wsc_lab.idle, !READ_ONCE(wsc_lab.run));
-	wsc_lat_reset(-1, NULL);
+	wsc_lab_reset(-1, NULL);
 }

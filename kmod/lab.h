@@ -23,7 +23,7 @@
 #define WSC_LAT_BLOCKS		101
 #define WSC_LAT_BLOCK_OPS	1000
 
-struct wsc_lat_run;
+struct wsc_lat_team;
 
 /**
  * struct wsc_lat_role - one CPU's part of a run, owned by its kthread
@@ -41,7 +41,7 @@ struct wsc_lat_run;
  * @block_ps: median per-operation cost from block timing, 0 if none
  */
 struct wsc_lat_role {
-	struct wsc_lat_run *run;
+	struct wsc_lat_team *run;
 	unsigned int index;
 	unsigned int cpu;
 	struct task_struct *task;
@@ -56,7 +56,7 @@ struct wsc_lat_role {
 };
 
 /**
- * struct wsc_lat_run - what the kthreads of one run share
+ * struct wsc_lat_team - what the kthreads of one run share
  * @req:      what is being run
  * @warmup:   iterations each role runs and discards before measuring
  * @stop:     set (WRITE_ONCE) to make every role return soon
@@ -75,7 +75,7 @@ struct wsc_lat_role {
  * @wake_ns:  wake experiments: the waker's timestamp, taken just before
  *            it wakes the waiter
  */
-struct wsc_lat_run {
+struct wsc_lat_team {
 	const struct wsc_lat_request *req;
 	u32 warmup;
 	bool stop;
@@ -94,7 +94,7 @@ struct wsc_lat_run {
 
 /* lab_exp.c */
 void wsc_lat_role_run(struct wsc_lat_role *r);
-void wsc_lat_unblock(struct wsc_lat_run *run);
+void wsc_lat_unblock(struct wsc_lat_team *run);
 int wsc_lat_sort(u64 *v, size_t n);
 
 #endif /* _WSC_LAB_H */

@@ -34,7 +34,7 @@ static __always_inline void wsc_lat_record(struct wsc_lat_role *r, s64 d)
 }
 
 /* Yield now and then; tell the caller whether to go on. */
-static __always_inline bool wsc_lat_keep_going(struct wsc_lat_run *run, u64 i)
+static __always_inline bool wsc_lat_keep_going(struct wsc_lat_team *run, u64 i)
 {
 	if ((i + 1) % WSC_LAT_YIELD_EVERY)
 		return true;
@@ -141,7 +141,7 @@ static u64 wsc_lat_clock_cost(struct wsc_lat_role *r)
  * below is compiled for one experiment with nothing but the operation
  * between the two clock reads.
  */
-static __always_inline s64 wsc_lat_one(struct wsc_lat_run *run,
+static __always_inline s64 wsc_lat_one(struct wsc_lat_team *run,
 				       unsigned int exp)
 {
 	u64 t0, t1;
@@ -176,7 +176,7 @@ static __always_inline s64 wsc_lat_one(struct wsc_lat_run *run,
 static __always_inline void wsc_lat_solo(struct wsc_lat_role *r,
 					 unsigned int exp, bool irqs_off)
 {
-	struct wsc_lat_run *run = r->run;
+	struct wsc_lat_team *run = r->run;
 	u64 i, total = run->warmup + r->quota;
 	unsigned long flags = 0;
 	s64 d;
@@ -202,7 +202,7 @@ static __always_inline void wsc_lat_solo(struct wsc_lat_role *r,
 static __always_inline u64 wsc_lat_blocks(struct wsc_lat_role *r,
 					  unsigned int exp, bool irqs_off)
 {
-	struct wsc_lat_run *run = r->run;
+	struct wsc_lat_team *run = r->run;
 	unsigned long flags = 0;
 	u64 t0, t1;
 	u32 b, k;
@@ -246,7 +246,7 @@ static __always_inline u64 wsc_lat_blocks(struct wsc_lat_role *r,
  */
 static void wsc_lat_contended(struct wsc_lat_role *r)
 {
-	struct wsc_lat_run *run = r->run;
+	struct wsc_lat_team *run = r->run;
 	u64 i, t0, t1, total = run->warmup + r->quota;
 	unsigned long flags = 0;
 
@@ -279,7 +279,7 @@ static void wsc_lat_contended(struct wsc_lat_role *r)
  */
 static void wsc_lat_waker(struct wsc_lat_role *r)
 {
-	struct wsc_lat_run *run = r->run;
+	struct wsc_lat_team *run = r->run;
 	struct task_struct *waiter = run->role[1].task;
 	u64 round, spins, total = run->warmup + run->role[1].quota;
 	unsigned long flags;
@@ -319,7 +319,7 @@ static void wsc_lat_waker(struct wsc_lat_role *r)
 /* The woken side (role 1): announce the round, sleep, take the sample. */
 static void wsc_lat_waiter(struct wsc_lat_role *r)
 {
-	struct wsc_lat_run *run = r->run;
+	struct wsc_lat_team *run = r->run;
 	u64 round, t1, total = run->warmup + r->quota;
 
 	for (round = 1; round <= total; round++) {
@@ -338,7 +338,7 @@ static void wsc_lat_waiter(struct wsc_lat_role *r)
 }
 
 /* Every role waits here until all have arrived, so they start together. */
-static bool wsc_lat_start_line(struct wsc_lat_run *run)
+static bool wsc_lat_start_line(struct wsc_lat_team *run)
 {
 	u64 spins;
 
@@ -363,7 +363,7 @@ static bool wsc_lat_start_line(struct wsc_lat_run *run)
  */
 void wsc_lat_role_run(struct wsc_lat_role *r)
 {
-	struct wsc_lat_run *run = r->run;
+	struct wsc_lat_team *run = r->run;
 	unsigned int exp = run->req->exp;
 
 	r->timer_ps = wsc_lat_clock_cost(r);
@@ -407,7 +407,7 @@ void wsc_lat_role_run(struct wsc_lat_role *r)
  * the waker, which has stopped, will never send.  One more up() and a
  * complete_all() let it return and see the stop flag.
  */
-void wsc_lat_unblock(struct wsc_lat_run *run)
+void wsc_lat_unblock(struct wsc_lat_team *run)
 {
 	up(&run->sem);
 	complete_all(&run->wake);

@@ -47,7 +47,7 @@ struct wsc_proc_lat {
  * @rows:   entries in @nr and @sum
  */
 struct wsc_proc_trace {
-	struct wsc_trace_status st;
+	struct wsc_trace_report st;
 	char cgroup[64];
 	u16 nr[NR_syscalls];
 	struct wsc_trace_sum sum[NR_syscalls];
@@ -149,7 +149,7 @@ static void wsc_calls_row(struct seq_file *m, struct wsc_proc_iter *it,
 	if (!s.calls)
 		return;
 	seq_printf(m, "%-16s %-9s %12llu %10llu %12llu", c->name,
-		   wsc_group_name(c->group), s.calls, s.errors, s.timed);
+		   wsc_calls_group_name(c->group), s.calls, s.errors, s.timed);
 	/*
 	 * A call never timed has no latency: "-", which no reader can take
 	 * for a call that took 0 ns.
@@ -201,9 +201,9 @@ static const char *const wsc_proc_trace_end[] = {
 };
 
 static void wsc_proc_trace_header(struct seq_file *m, struct wsc_proc_iter *it,
-			     unsigned int arg)
+				  unsigned int arg)
 {
-	const struct wsc_trace_status *st = &it->trace->st;
+	const struct wsc_trace_report *st = &it->trace->st;
 
 	if (st->state == WSC_TRACE_IDLE) {
 		seq_puts(m, "\n# trace: idle\n");
@@ -248,14 +248,14 @@ static void wsc_proc_trace_row(struct seq_file *m,
 /* Copy what the report shows of the trace, if there is one. */
 static void wsc_proc_trace_take(struct wsc_proc_trace *pt)
 {
-	struct wsc_trace *t = wsc_trace_get(0, NULL);
+	struct wsc_trace_session *t = wsc_trace_session_get(0, NULL);
 	unsigned int nr;
 
 	memset(&pt->st, 0, sizeof(pt->st));
 	pt->rows = 0;
 	if (!t)
 		return;
-	wsc_trace_status(t, &pt->st);
+	wsc_trace_session_report(t, &pt->st);
 	if (pt->st.cgroup) {
 		strscpy(pt->cgroup, pt->st.cgroup, sizeof(pt->cgroup));
 		pt->st.cgroup = pt->cgroup;
@@ -263,7 +263,7 @@ static void wsc_proc_trace_take(struct wsc_proc_trace *pt)
 	for (nr = 0; nr < wsc_trace_nr_calls() && nr < NR_syscalls; nr++)
 		if (wsc_trace_row(t, nr, &pt->sum[pt->rows]))
 			pt->nr[pt->rows++] = nr;
-	wsc_trace_put(t);
+	wsc_trace_session_put(t);
 }
 
 /* One section per experiment with a result. */

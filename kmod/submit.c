@@ -213,7 +213,7 @@ int wsc_submit_init(void)
 	return 0;
 }
 
-static void wsc_batch_layout(struct wsc_batch *b, struct wsc_buf *buf,
+static void wsc_batch_layout(struct wsc_submission *b, struct wsc_buf *buf,
 			     const struct wsc_submit *s)
 {
 	b->regs = &buf->regs;
@@ -277,7 +277,7 @@ efault:
  * WSC_RESULTS_UNWRITABLE when they could but a page of the results cannot
  * be written, which the caller reports after the entries' own checks.
  */
-static __always_inline int wsc_batch_get_unsafe(struct wsc_batch *b,
+static __always_inline int wsc_batch_get_unsafe(struct wsc_submission *b,
 						const struct wsc_submit *s)
 {
 	const u64 __user *from = u64_to_user_ptr(s->entries);
@@ -318,7 +318,7 @@ unwritable:
 }
 
 /* The same, in a window of its own: after a buffer had to be made. */
-static noinline int wsc_batch_get(struct wsc_batch *b,
+static noinline int wsc_batch_get(struct wsc_submission *b,
 				  const struct wsc_submit *s)
 {
 	int ret;
@@ -348,7 +348,7 @@ long wsc_submit(struct file *file, struct wsc_submit __user *argp)
 	struct wsc_file *wf = file->private_data;
 	struct wsc_buf *buf, *bigger;
 	struct wsc_submit s;
-	struct wsc_batch b;
+	struct wsc_submission b;
 	u32 error_index = WSC_NO_INDEX;
 	unsigned int policy_gen;
 	int got;

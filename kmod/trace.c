@@ -71,14 +71,14 @@ static struct tracepoint *wsc_tp_sys_enter, *wsc_tp_sys_exit,
  * Can @tsk hold a slot?  False is certain; true means "look": a task
  * whose hash another followed task shares is looked up in vain.
  */
-static __always_inline bool wsc_trace_may_follow(struct wsc_trace *t,
+static __always_inline bool wsc_trace_may_follow(struct wsc_trace_session *t,
 						 struct task_struct *tsk)
 {
 	return test_bit(hash_ptr(tsk, WSC_TRACE_SLOT_BITS), t->homes);
 }
 
 /* @tsk's slot, or NULL.  Lock-free: only @tsk's own key can match. */
-static struct wsc_trace_slot *wsc_trace_find(struct wsc_trace *t,
+static struct wsc_trace_slot *wsc_trace_find(struct wsc_trace_session *t,
 					     struct task_struct *tsk)
 {
 	unsigned int i = hash_ptr(tsk, WSC_TRACE_SLOT_BITS), n;
@@ -102,7 +102,7 @@ static struct wsc_trace_slot *wsc_trace_find(struct wsc_trace *t,
 }
 
 /* Copy @tsk's name: it may be changing, so the copy is ended by hand. */
-static void wsc_trace_take_comm(struct wsc_trace_task *rec,
+static void wsc_trace_take_comm(struct wsc_trace_record *rec,
 				struct task_struct *tsk)
 {
 	memcpy(rec->comm, tsk->comm, sizeof(rec->comm));
@@ -113,11 +113,11 @@ static void wsc_trace_take_comm(struct wsc_trace_task *rec,
  * The next per-task record for @tsk, filled in, or NULL when they ran
  * out.  Records are never given back: a task's figures outlive it.
  */
-static struct wsc_trace_task *wsc_trace_record(struct wsc_trace *t,
-					       struct task_struct *tsk)
+static struct wsc_trace_record *wsc_trace_take_record(struct wsc_trace_session *t,
+						      struct task_struct *tsk)
 {
 	s64 i = atomic64_inc_return(&t->followed) - 1;
-	struct wsc_trace_task *rec;
+	struct wsc_trace_record *rec;
 
 	if (i >= WSC_TRACE_RECORDS)
 		return NULL;
@@ -141,7 +141,7 @@ static struct wsc_trace_task *wsc_trace_record(struct wsc_trace *t,
  * probe window is full.  The slot is made ready before its key is
  * published, so a lookup never sees a half-made slot.
  */
-static struct wsc_trace_slot *wsc_trace_claim(struct wsc_trace *t,
+static struct wsc_trace_slot *wsc_trace_claim(struct wsc_trace_session *t,
 					      struct task_struct *tsk)
 {
 	unsigned int home = hash_ptr(tsk, WSC_TRACE_SLOT_BITS), i = home, n;
@@ -164,7 +164,7 @@ static struct wsc_trace_slot *wsc_trace_claim(struct wsc_trace *t,
 		}
 		s->out_ns = 0;
 		/* Counted (in the record's index) before anyone can give it back. */
-		s->task = wsc_trace_record(t, tsk);
+		s->task = wsc_trace_take_record(t, tsk);
 		atomic_inc(&t->live);
 		set_bit(home, t->homes);
 		/*
@@ -184,7 +184,7 @@ static struct wsc_trace_slot *wsc_trace_claim(struct wsc_trace *t,
  * start's walk may try (see wsc_trace_follow()): the one whose cmpxchg
  * wins owns the slot, may read its fields, and must wsc_trace_drop() it.
  */
-static bool wsc_trace_unlist(struct wsc_trace *t, struct task_struct *tsk,
+static bool wsc_trace_unlist(struct wsc_trace_session *t, struct task_struct *tsk,
 			     struct wsc_trace_slot *s)
 {
 	unsigned int i = s - t->slots;
@@ -194,7 +194,7 @@ static bool wsc_trace_unlist(struct wsc_trace *t, struct task_struct *tsk,
 }
 
 /* Free slot @s, taken out by wsc_trace_unlist(). */
-static void wsc_trace_drop(struct wsc_trace *t, struct wsc_trace_slot *s)
+static void wsc_trace_drop(struct wsc_trace_session *t, struct wsc_trace_slot *s)
 {
 	WSC_DEBUG_ON(READ_ONCE(t->keys[s - t->slots]) != WSC_TRACE_KEY_BUSY);
 	/*
@@ -212,7 +212,7 @@ static void wsc_trace_drop(struct wsc_trace *t, struct wsc_trace_slot *s)
  * Follow @tsk, a task of the traced process tree: at the start, or when a
  * followed task forks it.
  */
-static void wsc_trace_follow(struct wsc_trace *t, struct task_struct *tsk)
+static void wsc_trace_follow(struct wsc_trace_session *t, struct task_struct *tsk)
 {
 	struct wsc_trace_slot *s;
 
@@ -248,7 +248,7 @@ static void wsc_trace_follow(struct wsc_trace *t, struct task_struct *tsk)
  * otherwise count the tracer's own polling as the shell's.  A process
  * that names itself as the target is followed: it asked to be.
  */
-static bool wsc_trace_in_tree(struct wsc_trace *t, struct task_struct *tsk,
+static bool wsc_trace_in_tree(struct wsc_trace_session *t, struct task_struct *tsk,
 			      struct task_struct *root)
 {
 	struct task_struct *q = tsk;
@@ -275,7 +275,7 @@ static bool wsc_trace_in_tree(struct wsc_trace *t, struct task_struct *tsk,
  * or already on the task list when its parent is claimed here, so the
  * walk reaches it further on.
  */
-void wsc_trace_follow_tree(struct wsc_trace *t, struct task_struct *root)
+void wsc_trace_follow_tree(struct wsc_trace_session *t, struct task_struct *root)
 {
 	struct task_struct *p, *thr;
 
@@ -291,7 +291,7 @@ void wsc_trace_follow_tree(struct wsc_trace *t, struct task_struct *root)
  * Does @tsk belong to a cgroup's or the machine's trace?  Its starter
  * never does: a tracer polling its trace would count itself.
  */
-static bool wsc_trace_wants(struct wsc_trace *t, struct task_struct *tsk)
+static bool wsc_trace_wants(struct wsc_trace_session *t, struct task_struct *tsk)
 {
 	bool in = true;
 
@@ -306,7 +306,7 @@ static bool wsc_trace_wants(struct wsc_trace *t, struct task_struct *tsk)
 }
 
 /* Tasks join at their first call, not through the tree. */
-static __always_inline bool wsc_trace_joins_on_call(struct wsc_trace *t)
+static __always_inline bool wsc_trace_joins_on_call(struct wsc_trace_session *t)
 {
 	return t->cgrp || t->all;
 }
@@ -318,7 +318,7 @@ static __always_inline bool wsc_trace_joins_on_call(struct wsc_trace *t)
  * whole body (see wsc_trace_probe_begin()), so the CPU cannot change
  * between finding its part and updating it.
  */
-static struct wsc_trace_cpu *wsc_trace_this_cpu(struct wsc_trace *t)
+static struct wsc_trace_cpu *wsc_trace_this_cpu(struct wsc_trace_session *t)
 {
 	WSC_DEBUG_ON(preemptible());
 	return t->cpu[smp_processor_id()];
@@ -380,7 +380,7 @@ static void wsc_trace_count_errno(struct wsc_trace_cpu *c, unsigned int nr,
  * out, and returned @ret, to this CPU's row and to its task's record
  * @rec (if it has one); @which says whether a wsc batch ran it.
  */
-static void wsc_trace_count(struct wsc_trace *t, struct wsc_trace_task *rec,
+static void wsc_trace_count(struct wsc_trace_session *t, struct wsc_trace_record *rec,
 			    unsigned int which, unsigned int nr, u64 ns,
 			    u64 off_ns, long ret)
 {
@@ -425,7 +425,7 @@ static void wsc_trace_count(struct wsc_trace *t, struct wsc_trace_task *rec,
 }
 
 /* Does the trace's errno filter let a call that returned @ret count? */
-static __always_inline bool wsc_trace_result_wanted(struct wsc_trace *t,
+static __always_inline bool wsc_trace_result_wanted(struct wsc_trace_session *t,
 						    long ret)
 {
 	if (t->err)
@@ -455,18 +455,18 @@ static __always_inline unsigned int wsc_trace_which(struct pt_regs *regs)
 }
 
 /* @c's own time until @now: its latency less that of the calls it ran. */
-static __always_inline u64 wsc_trace_own_ns(const struct wsc_trace_call *c,
+static __always_inline u64 wsc_trace_own_ns(const struct wsc_trace_inflight *c,
 					    u64 now)
 {
 	/* Clock reads on different CPUs may disagree by a little: clamp. */
 	return now > c->enter_ns ? now - c->enter_ns : 0;
 }
 
-static void wsc_trace_sys_enter(struct wsc_trace *t, struct pt_regs *regs,
+static void wsc_trace_sys_enter(struct wsc_trace_session *t, struct pt_regs *regs,
 				long id)
 {
 	struct wsc_trace_slot *s;
-	struct wsc_trace_call *c;
+	struct wsc_trace_inflight *c;
 	unsigned int which;
 
 	if (wsc_trace_joins_on_call(t)) {
@@ -529,7 +529,7 @@ static void wsc_trace_on_sys_enter(void *data, struct pt_regs *regs, long id)
  * refused before its entry tracepoint (by seccomp or PTRACE_SYSEMU),
  * whose exit still fires.
  */
-static void wsc_trace_no_entry(struct wsc_trace *t, struct pt_regs *regs,
+static void wsc_trace_no_entry(struct wsc_trace_session *t, struct pt_regs *regs,
 			       long ret, struct wsc_trace_slot *s)
 {
 	long nr;
@@ -549,11 +549,11 @@ static void wsc_trace_no_entry(struct wsc_trace *t, struct pt_regs *regs,
 	wsc_trace_this_cpu(t)->unmatched++;
 }
 
-static void wsc_trace_sys_exit(struct wsc_trace *t, struct pt_regs *regs,
+static void wsc_trace_sys_exit(struct wsc_trace_session *t, struct pt_regs *regs,
 			       long ret)
 {
 	struct wsc_trace_slot *s = NULL;
-	struct wsc_trace_call *c = NULL;
+	struct wsc_trace_inflight *c = NULL;
 	unsigned int which = 0, nr;
 	u64 now = 0;
 
@@ -605,7 +605,7 @@ static void wsc_trace_on_sys_exit(void *data, struct pt_regs *regs, long ret)
 static void wsc_trace_on_fork(void *data, struct task_struct *parent,
 			      struct task_struct *child)
 {
-	struct wsc_trace *t = data;
+	struct wsc_trace_session *t = data;
 
 	/*
 	 * Pairs with the barrier in wsc_trace_follow(): either the start's
@@ -618,11 +618,11 @@ static void wsc_trace_on_fork(void *data, struct task_struct *parent,
 		wsc_trace_follow(t, child);
 }
 
-static void wsc_trace_task_exit(struct wsc_trace *t, struct task_struct *p)
+static void wsc_trace_task_exit(struct wsc_trace_session *t, struct task_struct *p)
 {
 	u64 now = ktime_get_ns();
 	struct wsc_trace_slot *s;
-	struct wsc_trace_call *c;
+	struct wsc_trace_inflight *c;
 	unsigned int i;
 
 	/* PF_EXITING is set; see wsc_trace_follow(). */
@@ -678,9 +678,9 @@ static void wsc_trace_on_switch(void *data, bool preempt,
 				struct task_struct *next,
 				unsigned int prev_state)
 {
-	struct wsc_trace *t = data;
+	struct wsc_trace_session *t = data;
 	struct wsc_trace_slot *s;
-	struct wsc_trace_call *c;
+	struct wsc_trace_inflight *c;
 	u64 now = 0;
 
 	if (wsc_trace_may_follow(t, prev)) {
@@ -743,7 +743,7 @@ unsigned int wsc_trace_nr_probes(void)
  * of milliseconds under emulation), and @t is freed only after one
  * (wsc_trace_free()).  Sleeps.
  */
-void wsc_trace_detach(struct wsc_trace *t, unsigned int from, unsigned int to)
+void wsc_trace_detach(struct wsc_trace_session *t, unsigned int from, unsigned int to)
 {
 	while (to-- > from)
 		WARN_ON_ONCE(tracepoint_probe_unregister(*wsc_trace_probes[to].tp,
@@ -759,7 +759,7 @@ void wsc_trace_detach(struct wsc_trace *t, unsigned int from, unsigned int to)
  *
  * Return: 0 or the tracepoints' -errno.
  */
-int wsc_trace_attach(struct wsc_trace *t, unsigned int from, unsigned int to)
+int wsc_trace_attach(struct wsc_trace_session *t, unsigned int from, unsigned int to)
 {
 	unsigned int i;
 	int err;
@@ -781,7 +781,7 @@ int wsc_trace_attach(struct wsc_trace *t, unsigned int from, unsigned int to)
  *
  * Return: the count.
  */
-u64 wsc_trace_count_unfinished(struct wsc_trace *t)
+u64 wsc_trace_count_unfinished(struct wsc_trace_session *t)
 {
 	unsigned int i, n;
 	u64 open = 0;
@@ -805,7 +805,7 @@ u64 wsc_trace_count_unfinished(struct wsc_trace *t)
  *
  * Return: true if @nr was seen at all.
  */
-bool wsc_trace_row(struct wsc_trace *t, unsigned int nr,
+bool wsc_trace_row(struct wsc_trace_session *t, unsigned int nr,
 		   struct wsc_trace_sum *sum)
 {
 	const struct wsc_trace_row *row;
@@ -835,7 +835,7 @@ bool wsc_trace_row(struct wsc_trace *t, unsigned int nr,
  *
  * Return: the count.
  */
-u64 wsc_trace_bucket(struct wsc_trace *t, unsigned int nr, unsigned int i)
+u64 wsc_trace_bucket(struct wsc_trace_session *t, unsigned int nr, unsigned int i)
 {
 	const u64 *hist;
 	unsigned int cpu;
@@ -850,7 +850,7 @@ u64 wsc_trace_bucket(struct wsc_trace *t, unsigned int nr, unsigned int i)
 }
 
 /* CPU @cpu's count of @key, or 0. */
-static u64 wsc_trace_errno_on(struct wsc_trace *t, unsigned int cpu, u32 key)
+static u64 wsc_trace_errno_on(struct wsc_trace_session *t, unsigned int cpu, u32 key)
 {
 	const struct wsc_trace_errno *e;
 	u32 i = hash_32(key, WSC_TRACE_ERRNO_BITS), n, k;
@@ -880,7 +880,7 @@ static u64 wsc_trace_errno_on(struct wsc_trace *t, unsigned int cpu, u32 key)
  *
  * Return: false when there are no more.
  */
-bool wsc_trace_errno_next(struct wsc_trace *t, unsigned int nr,
+bool wsc_trace_errno_next(struct wsc_trace_session *t, unsigned int nr,
 			  unsigned int *pos, u32 *err, u64 *count)
 {
 	unsigned int cpu, i, c, seen;
@@ -918,8 +918,8 @@ bool wsc_trace_errno_next(struct wsc_trace *t, unsigned int nr,
  *
  * Return: the record (read it as it may change), or NULL past the last.
  */
-const struct wsc_trace_task *wsc_trace_task_at(struct wsc_trace *t,
-					       unsigned int i)
+const struct wsc_trace_record *wsc_trace_task_at(struct wsc_trace_session *t,
+						 unsigned int i)
 {
 	u64 n = min_t(u64, atomic64_read(&t->followed), WSC_TRACE_RECORDS);
 
@@ -927,7 +927,7 @@ const struct wsc_trace_task *wsc_trace_task_at(struct wsc_trace *t,
 }
 
 /**
- * wsc_trace_status() - what trace @t is, and what it has lost so far
+ * wsc_trace_session_report() - what trace @t is, and what it has lost so far
  * @t:  a referenced trace
  * @st: filled in; @st->cgroup points into @t
  *
@@ -935,7 +935,7 @@ const struct wsc_trace_task *wsc_trace_task_at(struct wsc_trace *t,
  * snapshot, not an atomic one.  The caller holds no lock: the fields that
  * change at the end are read under the list's mutex by wsc_trace_when().
  */
-void wsc_trace_status(struct wsc_trace *t, struct wsc_trace_status *st)
+void wsc_trace_session_report(struct wsc_trace_session *t, struct wsc_trace_report *st)
 {
 	const struct wsc_trace_cpu *c;
 	unsigned int cpu;
@@ -992,7 +992,7 @@ bool wsc_trace_available(struct netlink_ext_ack *extack)
 	return false;
 }
 
-static void wsc_trace_lookup(struct tracepoint *tp, void *unused)
+static void wsc_trace_match_tp(struct tracepoint *tp, void *unused)
 {
 	static const struct {
 		const char *name;
@@ -1027,7 +1027,7 @@ int wsc_trace_find_tracepoints(void)
 		       NR_syscalls);
 		return -EINVAL;
 	}
-	for_each_kernel_tracepoint(wsc_trace_lookup, NULL);
+	for_each_kernel_tracepoint(wsc_trace_match_tp, NULL);
 	if (!wsc_trace_available(NULL))
 		pr_warn("raw_syscalls, sched_process or sched_switch tracepoints not found: tracing unavailable\n");
 	/* The batch loop fires the same two for its wrapped calls. */

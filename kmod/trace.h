@@ -37,7 +37,7 @@ struct netlink_ext_ack;
 #define WSC_TRACE_KEY_BUSY	2UL	/* being claimed */
 
 /*
- * struct wsc_trace_call.nr when the task is not inside a counted call:
+ * struct wsc_trace_inflight.nr when the task is not inside a counted call:
  * every value at or above NR_syscalls means "not counted".
  */
 #define WSC_TRACE_NO_CALL	U32_MAX
@@ -45,7 +45,7 @@ struct netlink_ext_ack;
 #define WSC_TRACE_SKIPPED_CALL	(U32_MAX - 2)	/* left out by the filter */
 
 /**
- * struct wsc_trace_call - a call in progress
+ * struct wsc_trace_inflight - a call in progress
  * @enter_ns: ktime_get_ns() at its entry, moved later by the time of
  *            each call that ran nested in it (a batch's ioctl: its
  *            wrapped calls, which count under their own names), so that
@@ -56,14 +56,14 @@ struct netlink_ext_ack;
  *
  * Two of them and the rest of a slot fill one cache line.
  */
-struct wsc_trace_call {
+struct wsc_trace_inflight {
 	u64 enter_ns;
 	u64 off_ns;
 	u32 nr;
 };
 
 /**
- * struct wsc_trace_task - what one followed task did, kept after it exits
+ * struct wsc_trace_record - what one followed task did, kept after it exits
  * @calls:    calls counted
  * @errors:   of them, failed
  * @total_ns: their summed latency
@@ -75,7 +75,7 @@ struct wsc_trace_call {
  *
  * Written by its task alone (its probes); read by a fetch as it changes.
  */
-struct wsc_trace_task {
+struct wsc_trace_record {
 	u64 calls;
 	u64 errors;
 	u64 total_ns;
@@ -105,9 +105,9 @@ struct wsc_trace_task {
  * the leader takes the leader's.)
  */
 struct wsc_trace_slot {
-	struct wsc_trace_call call[2];
+	struct wsc_trace_inflight call[2];
 	u64 out_ns;
-	struct wsc_trace_task *task;
+	struct wsc_trace_record *task;
 } ____cacheline_aligned;
 
 /**
@@ -172,7 +172,7 @@ struct wsc_trace_cpu {
 };
 
 /**
- * struct wsc_trace - one trace, from its start until its owner resets it,
+ * struct wsc_trace_session - one trace, from its start until its owner resets it,
  * starts another or closes its socket, and as long as a reader holds a
  * reference
  * @cgrp:     the target cgroup (referenced), or NULL
@@ -217,7 +217,7 @@ struct wsc_trace_cpu {
  * to @cgroup are fixed once the trace is listed; @state, @end,
  * @ended_ns and @unfinished change under the list's mutex.
  */
-struct wsc_trace {
+struct wsc_trace_session {
 	struct cgroup *cgrp;
 	bool all;
 	struct pid *starter;
@@ -228,7 +228,7 @@ struct wsc_trace {
 	unsigned long *keys;
 	unsigned long *homes;
 	struct wsc_trace_slot *slots;
-	struct wsc_trace_task *tasks;
+	struct wsc_trace_record *tasks;
 	struct wsc_trace_cpu **cpu;
 	unsigned int hists;
 
@@ -255,11 +255,11 @@ struct wsc_trace {
 /* trace.c, for trace_ctl.c */
 extern unsigned int wsc_trace_hists;
 bool wsc_trace_available(struct netlink_ext_ack *extack);
-void wsc_trace_follow_tree(struct wsc_trace *t, struct task_struct *root);
-int wsc_trace_attach(struct wsc_trace *t, unsigned int from, unsigned int to);
-void wsc_trace_detach(struct wsc_trace *t, unsigned int from, unsigned int to);
+void wsc_trace_follow_tree(struct wsc_trace_session *t, struct task_struct *root);
+int wsc_trace_attach(struct wsc_trace_session *t, unsigned int from, unsigned int to);
+void wsc_trace_detach(struct wsc_trace_session *t, unsigned int from, unsigned int to);
 unsigned int wsc_trace_nr_probes(void);
-u64 wsc_trace_count_unfinished(struct wsc_trace *t);
+u64 wsc_trace_count_unfinished(struct wsc_trace_session *t);
 
 /* The probes before this index follow tasks; attached first. */
 #define WSC_TRACE_TASK_PROBES	2

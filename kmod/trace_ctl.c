@@ -36,7 +36,7 @@
 
 /* The traces, active or ended, in no order; and traces since load. */
 static DEFINE_MUTEX(wsc_trace_mutex);
-static struct wsc_trace *wsc_traces[WSC_TRACE_MAX];
+static struct wsc_trace_session *wsc_traces[WSC_TRACE_MAX];
 /* Traces on the list: a netlink socket's close looks no further at 0. */
 static atomic_t wsc_trace_listed = ATOMIC_INIT(0);
 static u64 wsc_trace_count_started;
@@ -51,7 +51,7 @@ static struct workqueue_struct *wsc_trace_wq;
 
 static void wsc_trace_free_fn(struct work_struct *work)
 {
-	struct wsc_trace *t = container_of(work, struct wsc_trace, free_work);
+	struct wsc_trace_session *t = container_of(work, struct wsc_trace_session, free_work);
 	unsigned int cpu;
 
 	/*
@@ -86,15 +86,15 @@ static void wsc_trace_free_fn(struct work_struct *work)
 /* The last reference is gone: free it in the background (it waits). */
 static void wsc_trace_free(struct kref *ref)
 {
-	struct wsc_trace *t = container_of(ref, struct wsc_trace, ref);
+	struct wsc_trace_session *t = container_of(ref, struct wsc_trace_session, ref);
 
 	queue_work(wsc_trace_wq, &t->free_work);
 }
 
-static struct wsc_trace *wsc_trace_alloc(void)
+static struct wsc_trace_session *wsc_trace_alloc(void)
 {
 	struct wsc_trace_cpu *c;
-	struct wsc_trace *t;
+	struct wsc_trace_session *t;
 	unsigned int cpu;
 
 	t = kzalloc(sizeof(*t), GFP_KERNEL_ACCOUNT);
@@ -138,7 +138,7 @@ err_free:
 
 /* ---- the list ---- */
 
-static bool wsc_trace_owned_by(const struct wsc_trace *t,
+static bool wsc_trace_owned_by(const struct wsc_trace_session *t,
 			       const struct wsc_trace_owner *who)
 {
 	return who && t->owner_net == who->net &&
@@ -149,10 +149,10 @@ static bool wsc_trace_owned_by(const struct wsc_trace *t,
  * The trace a command means: the one numbered @id; without a number, the
  * newest that @who started, or else the newest of all.  Under the mutex.
  */
-static struct wsc_trace *wsc_trace_lookup(u64 id,
-					  const struct wsc_trace_owner *who)
+static struct wsc_trace_session *wsc_trace_by_id(u64 id,
+						 const struct wsc_trace_owner *who)
 {
-	struct wsc_trace *t, *mine = NULL, *newest = NULL;
+	struct wsc_trace_session *t, *mine = NULL, *newest = NULL;
 	unsigned int i;
 
 	lockdep_assert_held(&wsc_trace_mutex);
@@ -181,18 +181,18 @@ static struct wsc_trace *wsc_trace_lookup(u64 id,
  * caller's when no number was given) or it is not @who's to end (-EPERM).
  * Under the mutex.
  */
-static struct wsc_trace *wsc_trace_lookup_own(u64 id,
-					      const struct wsc_trace_owner *who,
-					      bool admin,
-					      struct netlink_ext_ack *extack,
-					      int *err)
+static struct wsc_trace_session *wsc_trace_to_end(u64 id,
+						  const struct wsc_trace_owner *who,
+						  bool admin,
+						  struct netlink_ext_ack *extack,
+						  int *err)
 {
-	struct wsc_trace *t, *mine = NULL;
+	struct wsc_trace_session *t, *mine = NULL;
 	unsigned int i;
 
 	lockdep_assert_held(&wsc_trace_mutex);
 	if (id) {
-		t = wsc_trace_lookup(id, who);
+		t = wsc_trace_by_id(id, who);
 		if (!t) {
 			NL_SET_ERR_MSG(extack, "there is no trace of that number");
 			*err = -ENOENT;
@@ -215,7 +215,7 @@ static struct wsc_trace *wsc_trace_lookup_own(u64 id,
 }
 
 /* Take @t off the list and drop the list's reference.  Under the mutex. */
-static void wsc_trace_unlist_trace(struct wsc_trace *t)
+static void wsc_trace_unlist_trace(struct wsc_trace_session *t)
 {
 	unsigned int i;
 
@@ -234,7 +234,7 @@ static void wsc_trace_unlist_trace(struct wsc_trace *t)
  * has no count left to change, and a trace whose owner has gone is read
  * by nobody.  Sleeps.
  */
-static void wsc_trace_finish(struct wsc_trace *t, u32 end)
+static void wsc_trace_finish(struct wsc_trace_session *t, u32 end)
 {
 	lockdep_assert_held(&wsc_trace_mutex);
 	wsc_trace_detach(t, 0, wsc_trace_nr_probes());
@@ -252,7 +252,7 @@ static void wsc_trace_finish(struct wsc_trace *t, u32 end)
 
 static void wsc_trace_end_fn(struct work_struct *work)
 {
-	struct wsc_trace *t;
+	struct wsc_trace_session *t;
 	unsigned int i;
 
 	mutex_lock(&wsc_trace_mutex);
@@ -303,7 +303,7 @@ static struct task_struct *wsc_trace_target_task(pid_t nr,
 	return tsk;
 }
 
-static int wsc_trace_target_cgroup(struct wsc_trace *t, const char *path,
+static int wsc_trace_target_cgroup(struct wsc_trace_session *t, const char *path,
 				   struct netlink_ext_ack *extack)
 {
 	struct cgroup *cgrp;
@@ -330,8 +330,8 @@ static int wsc_trace_target_cgroup(struct wsc_trace *t, const char *path,
  * complement of a few calls; but a set that names none of this kernel's
  * calls counts nothing, which is a mistake, not a trace.
  */
-static int wsc_trace_set_filters(struct wsc_trace *t,
-				 const struct wsc_trace_spec *spec,
+static int wsc_trace_set_filters(struct wsc_trace_session *t,
+				 const struct wsc_trace_request *spec,
 				 struct netlink_ext_ack *extack)
 {
 	unsigned int n, bits = spec->call_set_len * BITS_PER_BYTE;
@@ -364,7 +364,7 @@ static int wsc_trace_set_filters(struct wsc_trace *t,
 static int wsc_trace_make_room(const struct wsc_trace_owner *who,
 			       struct netlink_ext_ack *extack)
 {
-	struct wsc_trace *t;
+	struct wsc_trace_session *t;
 	int i, free = -1;
 
 	lockdep_assert_held(&wsc_trace_mutex);
@@ -390,24 +390,24 @@ static int wsc_trace_make_room(const struct wsc_trace_owner *who,
 }
 
 /**
- * wsc_trace_start() - start tracing a process tree, a cgroup or the machine
+ * wsc_trace_session_start() - start tracing a process tree, a cgroup or the machine
  * @spec:   what to follow and count
  * @who:    the socket starting it, which will own it
  * @extack: where a refusal is explained
  *
  * Drops @who's previous trace, if it has ended: a socket owns one trace.
  *
- * Return: the new trace, referenced (wsc_trace_put()), or an ERR_PTR:
+ * Return: the new trace, referenced (wsc_trace_session_put()), or an ERR_PTR:
  * -EBUSY (too many traces, or @who's is active), -ESRCH, -ENOENT,
  * -ENOTDIR, -EINVAL for a bad target or filter, -EOPNOTSUPP,
  * -ESHUTDOWN (the module is being unloaded), -ENOMEM.
  */
-struct wsc_trace *wsc_trace_start(const struct wsc_trace_spec *spec,
-				  const struct wsc_trace_owner *who,
-				  struct netlink_ext_ack *extack)
+struct wsc_trace_session *wsc_trace_session_start(const struct wsc_trace_request *spec,
+						  const struct wsc_trace_owner *who,
+						  struct netlink_ext_ack *extack)
 {
 	struct task_struct *root = NULL;
-	struct wsc_trace *t;
+	struct wsc_trace_session *t;
 	int err, slot;
 
 	if (!wsc_trace_available(extack))
@@ -492,7 +492,7 @@ put_trace:
 /* ---- the other commands ---- */
 
 /**
- * wsc_trace_stop() - detach a trace, keeping its counts
+ * wsc_trace_session_stop() - detach a trace, keeping its counts
  * @id:     the trace's number, or 0 for @who's newest
  * @who:    the socket asking
  * @admin:  it may stop another socket's trace (CAP_SYS_ADMIN)
@@ -501,15 +501,15 @@ put_trace:
  * Return: 0 (also when the trace had already ended), -ENOENT when there
  * is no such trace, -EPERM when it is another's and @admin is false.
  */
-int wsc_trace_stop(u64 id, const struct wsc_trace_owner *who, bool admin,
-		   struct netlink_ext_ack *extack)
+int wsc_trace_session_stop(u64 id, const struct wsc_trace_owner *who, bool admin,
+			   struct netlink_ext_ack *extack)
 {
-	struct wsc_trace *t;
+	struct wsc_trace_session *t;
 	bool stopped;
 	int err = 0;
 
 	mutex_lock(&wsc_trace_mutex);
-	t = wsc_trace_lookup_own(id, who, admin, extack, &err);
+	t = wsc_trace_to_end(id, who, admin, extack, &err);
 	if (!t && !id)
 		NL_SET_ERR_MSG(extack, "there is no trace to stop");
 	stopped = t && t->state == WSC_TRACE_ACTIVE;
@@ -529,12 +529,12 @@ int wsc_trace_stop(u64 id, const struct wsc_trace_owner *who, bool admin,
 	mutex_lock(&wsc_trace_mutex);
 	t->unfinished = wsc_trace_count_unfinished(t);
 	mutex_unlock(&wsc_trace_mutex);
-	wsc_trace_put(t);
+	wsc_trace_session_put(t);
 	return 0;
 }
 
 /**
- * wsc_trace_reset() - free an ended trace's counts
+ * wsc_trace_session_reset() - free an ended trace's counts
  * @id:     the trace's number, or 0 for @who's newest
  * @who:    the socket asking
  * @admin:  it may reset another socket's trace (CAP_SYS_ADMIN)
@@ -543,14 +543,14 @@ int wsc_trace_stop(u64 id, const struct wsc_trace_owner *who, bool admin,
  * Return: 0 (also when @who has nothing), -EBUSY while active, -ENOENT
  * for a number that names no trace, -EPERM for another's without @admin.
  */
-int wsc_trace_reset(u64 id, const struct wsc_trace_owner *who, bool admin,
-		    struct netlink_ext_ack *extack)
+int wsc_trace_session_reset(u64 id, const struct wsc_trace_owner *who, bool admin,
+			    struct netlink_ext_ack *extack)
 {
-	struct wsc_trace *t;
+	struct wsc_trace_session *t;
 	int err = 0;
 
 	mutex_lock(&wsc_trace_mutex);
-	t = wsc_trace_lookup_own(id, who, admin, extack, &err);
+	t = wsc_trace_to_end(id, who, admin, extack, &err);
 	/* Nothing of its own to reset is no error for a socket. */
 	if (!id && err == -ENOENT)
 		err = 0;
@@ -566,27 +566,27 @@ int wsc_trace_reset(u64 id, const struct wsc_trace_owner *who, bool admin,
 }
 
 /**
- * wsc_trace_get() - a trace, referenced
+ * wsc_trace_session_get() - a trace, referenced
  * @id:  its number; 0 for the newest trace @who started, or else the
  *       newest of all
  * @who: the socket asking, or NULL for "the newest of all"
  *
- * Return: the trace (release it with wsc_trace_put()), or NULL if none.
+ * Return: the trace (release it with wsc_trace_session_put()), or NULL if none.
  */
-struct wsc_trace *wsc_trace_get(u64 id, const struct wsc_trace_owner *who)
+struct wsc_trace_session *wsc_trace_session_get(u64 id, const struct wsc_trace_owner *who)
 {
-	struct wsc_trace *t;
+	struct wsc_trace_session *t;
 
 	mutex_lock(&wsc_trace_mutex);
-	t = wsc_trace_lookup(id, who);
+	t = wsc_trace_by_id(id, who);
 	if (t)
 		kref_get(&t->ref);
 	mutex_unlock(&wsc_trace_mutex);
 	return t;
 }
 
-/** wsc_trace_put() - drop a reference from wsc_trace_get() */
-void wsc_trace_put(struct wsc_trace *t)
+/** wsc_trace_session_put() - drop a reference from wsc_trace_session_get() */
+void wsc_trace_session_put(struct wsc_trace_session *t)
 {
 	kref_put(&t->ref, wsc_trace_free);
 }
@@ -596,7 +596,7 @@ void wsc_trace_put(struct wsc_trace *t)
  * @t:  a referenced trace
  * @st: its state, end, duration and unfinished calls are filled in
  */
-void wsc_trace_when(struct wsc_trace *t, struct wsc_trace_status *st)
+void wsc_trace_when(struct wsc_trace_session *t, struct wsc_trace_report *st)
 {
 	mutex_lock(&wsc_trace_mutex);
 	st->state = t->state;
@@ -618,7 +618,7 @@ static int wsc_trace_on_release(struct notifier_block *nb,
 {
 	const struct netlink_notify *n = ptr;
 	struct wsc_trace_owner who;
-	struct wsc_trace *t;
+	struct wsc_trace_session *t;
 	unsigned int i;
 
 	if (event != NETLINK_URELEASE || n->protocol != NETLINK_GENERIC)
@@ -679,7 +679,7 @@ int wsc_trace_init(void)
  */
 void wsc_trace_exit(void)
 {
-	struct wsc_trace *t;
+	struct wsc_trace_session *t;
 	unsigned int i;
 
 	netlink_unregister_notifier(&wsc_trace_release_nb);

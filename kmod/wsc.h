@@ -97,7 +97,7 @@ extern const unsigned int wsc_nr_calls;
 extern struct wsc_dispatch wsc_dispatch[NR_syscalls];
 
 int wsc_calls_init(void);
-const char *wsc_group_name(unsigned int group);
+const char *wsc_calls_group_name(unsigned int group);
 
 /* stats.c: per-CPU counts and latency of wrapped calls. */
 
@@ -137,7 +137,7 @@ u64 wsc_stats_sum_batches(void);
 /* batch.c: validate and run one submission. */
 
 /**
- * struct wsc_batch - a submission copied into the kernel
+ * struct wsc_submission - a submission copied into the kernel
  * @ent:   the entries, copied in once
  * @res:   the results, copied out once
  * @regs:  the registers handlers are called with: the argument
@@ -148,7 +148,7 @@ u64 wsc_stats_sum_batches(void);
  * @flags: WSC_SUBMIT_* flags
  * @policy_gen: wsc_policy_snapshot() before the submission was checked
  */
-struct wsc_batch {
+struct wsc_submission {
 	struct wsc_entry *ent;
 	struct wsc_result *res;
 	struct pt_regs *regs;
@@ -157,8 +157,8 @@ struct wsc_batch {
 	unsigned int policy_gen;
 };
 
-int wsc_batch_validate(const struct wsc_batch *b, u32 *error_index);
-long wsc_batch_run(struct wsc_batch *b);
+int wsc_batch_validate(const struct wsc_submission *b, u32 *error_index);
+long wsc_batch_run(struct wsc_submission *b);
 
 /*
  * The kernel's internal restart codes, which its signal code turns into a
@@ -170,7 +170,7 @@ static __always_inline bool wsc_is_restart(long ret)
 	return ret == -ERESTARTSYS || ret == -ERESTARTNOINTR ||
 	       ret == -ERESTARTNOHAND || ret == -ERESTART_RESTARTBLOCK;
 }
-int wsc_batch_copy_out(const struct wsc_batch *b,
+int wsc_batch_copy_out(const struct wsc_submission *b,
 		       struct wsc_result __user *ures, u32 done);
 
 /* submit.c: WSC_IOC_SUBMIT, from the ioctl's argument to its results. */
@@ -292,11 +292,11 @@ extern const struct wsc_experiment wsc_experiments[WSC_NR_EXPERIMENTS];
 int wsc_lab_init(void);
 void wsc_lab_exit(void);
 int wsc_lat_find(const char *name);
-int wsc_lat_run(const struct wsc_lat_request *req,
+int wsc_lab_run(const struct wsc_lat_request *req,
 		struct wsc_lat_result **result, struct netlink_ext_ack *extack);
 struct wsc_lat_result *wsc_lat_get(unsigned int exp);
 void wsc_lat_put(struct wsc_lat_result *r);
-int wsc_lat_reset(int exp, struct netlink_ext_ack *extack);
+int wsc_lab_reset(int exp, struct netlink_ext_ack *extack);
 void wsc_lat_snapshot(struct wsc_lat_status *st,
 		      struct wsc_lat_result *result[WSC_NR_EXPERIMENTS]);
 
@@ -305,7 +305,7 @@ void wsc_lat_snapshot(struct wsc_lat_status *st,
  * tree, a cgroup or the machine, several traces at once.
  */
 
-struct wsc_trace;
+struct wsc_trace_session;
 
 /**
  * struct wsc_trace_owner - the netlink socket a trace belongs to
@@ -318,7 +318,7 @@ struct wsc_trace_owner {
 };
 
 /**
- * struct wsc_trace_spec - what a trace follows and counts
+ * struct wsc_trace_request - what a trace follows and counts
  * @pid:          a process and its descendants, or 0
  * @cgroup:       a cgroup v2 path, or NULL
  * @all:          every task but the starter's process
@@ -328,7 +328,7 @@ struct wsc_trace_owner {
  * @failed:       count failed calls only
  * @err:          count only calls failing with -@err, or 0
  */
-struct wsc_trace_spec {
+struct wsc_trace_request {
 	pid_t pid;
 	const char *cgroup;
 	bool all;
@@ -339,7 +339,7 @@ struct wsc_trace_spec {
 };
 
 /**
- * struct wsc_trace_status - what a trace is and what it lost
+ * struct wsc_trace_report - what a trace is and what it lost
  * @state:       enum wsc_trace_state
  * @end:         enum wsc_trace_end
  * @id:          counts traces since load, from 1
@@ -364,7 +364,7 @@ struct wsc_trace_spec {
  * @unfinished:  calls still in progress at the end
  * @filtered:    calls the filters left out
  */
-struct wsc_trace_status {
+struct wsc_trace_report {
 	u32 state;
 	u32 end;
 	u64 id;
@@ -408,29 +408,29 @@ struct wsc_trace_sum {
 	u64 max_ns;
 };
 
-struct wsc_trace_task;
+struct wsc_trace_record;
 
 int wsc_trace_init(void);
 void wsc_trace_exit(void);
 int wsc_trace_find_tracepoints(void);
-struct wsc_trace *wsc_trace_start(const struct wsc_trace_spec *spec,
-				  const struct wsc_trace_owner *who,
-				  struct netlink_ext_ack *extack);
-int wsc_trace_stop(u64 id, const struct wsc_trace_owner *who, bool admin,
-		   struct netlink_ext_ack *extack);
-int wsc_trace_reset(u64 id, const struct wsc_trace_owner *who, bool admin,
-		    struct netlink_ext_ack *extack);
-struct wsc_trace *wsc_trace_get(u64 id, const struct wsc_trace_owner *who);
-void wsc_trace_put(struct wsc_trace *t);
-void wsc_trace_when(struct wsc_trace *t, struct wsc_trace_status *st);
-void wsc_trace_status(struct wsc_trace *t, struct wsc_trace_status *st);
-bool wsc_trace_row(struct wsc_trace *t, unsigned int nr,
+struct wsc_trace_session *wsc_trace_session_start(const struct wsc_trace_request *spec,
+						  const struct wsc_trace_owner *who,
+						  struct netlink_ext_ack *extack);
+int wsc_trace_session_stop(u64 id, const struct wsc_trace_owner *who, bool admin,
+			   struct netlink_ext_ack *extack);
+int wsc_trace_session_reset(u64 id, const struct wsc_trace_owner *who, bool admin,
+			    struct netlink_ext_ack *extack);
+struct wsc_trace_session *wsc_trace_session_get(u64 id, const struct wsc_trace_owner *who);
+void wsc_trace_session_put(struct wsc_trace_session *t);
+void wsc_trace_when(struct wsc_trace_session *t, struct wsc_trace_report *st);
+void wsc_trace_session_report(struct wsc_trace_session *t, struct wsc_trace_report *st);
+bool wsc_trace_row(struct wsc_trace_session *t, unsigned int nr,
 		   struct wsc_trace_sum *sum);
-u64 wsc_trace_bucket(struct wsc_trace *t, unsigned int nr, unsigned int i);
-bool wsc_trace_errno_next(struct wsc_trace *t, unsigned int nr,
+u64 wsc_trace_bucket(struct wsc_trace_session *t, unsigned int nr, unsigned int i);
+bool wsc_trace_errno_next(struct wsc_trace_session *t, unsigned int nr,
 			  unsigned int *pos, u32 *err, u64 *count);
-const struct wsc_trace_task *wsc_trace_task_at(struct wsc_trace *t,
-					       unsigned int i);
+const struct wsc_trace_record *wsc_trace_task_at(struct wsc_trace_session *t,
+						 unsigned int i);
 unsigned int wsc_trace_nr_calls(void);
 
 /*
