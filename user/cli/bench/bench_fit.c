@@ -41,6 +41,7 @@
 #include "common/csv.h"
 #include "common/env.h"
 #include "common/interrupt.h"
+#include "common/json.h"
 #include "common/module_hint.h"
 #include "common/progress.h"
 #include "common/report.h"
@@ -455,58 +456,63 @@ static void print_table(const struct fit_opts *o, double clock_ns,
 }
 
 /* "KEY": MEDIAN, "KEY_spread": [MIN, MAX] */
-static void json_figure(const char *key, int decimals, const struct spread *s)
+static void put_figure(struct json_object *o, const char *key, int decimals,
+		       const struct spread *s)
 {
-	printf(", \"%s\": ", key);
-	json_number(stdout, decimals, s->median);
-	printf(", \"%s_spread\": ", key);
-	json_spread(stdout, decimals, s);
+	char spread_key[64];
+
+	snprintf(spread_key, sizeof(spread_key), "%s_spread", key);
+	json_put(o, key, json_new_fixed(decimals, s->median));
+	json_put(o, spread_key, json_new_spread(decimals, s));
+}
+
+/* One call's figures; null when no round of it ended, not zeros. */
+static struct json_object *call_json(const struct fit_result *r)
+{
+	struct json_object *o, *batched, *spreads;
+	char batch[16];
+	size_t i;
+
+	if (!r->rounds_done)
+		return NULL;
+	o = json_object_new_object();
+	batched = json_object_new_object();
+	spreads = json_object_new_object();
+	json_put(o, "rounds_done", json_new_u64(r->rounds_done));
+	put_figure(o, "syscall_ns", 2, &r->v[V_SYSCALL].ns);
+	put_figure(o, "ioctl_ns", 2, &r->v[V_IOCTL].ns);
+	for (i = V_BATCH; i < FIT_NR_VARIANTS; i++) {
+		snprintf(batch, sizeof(batch), "%u", r->v[i].batch);
+		json_put(batched, batch, json_new_fixed(2, r->v[i].ns.median));
+		json_put(spreads, batch, json_new_spread(2, &r->v[i].ns));
+	}
+	json_put(o, "batched_ns", batched);
+	json_put(o, "batched_ns_spread", spreads);
+	put_figure(o, "fixed_ns", 2, &r->fixed_ns);
+	put_figure(o, "per_call_ns", 2, &r->per_call_ns);
+	put_figure(o, "speedup", 3, &r->speedup);
+	put_figure(o, "break_even", 3, &r->break_even);
+	put_figure(o, "batch64_ratio", 3, &r->ratio64);
+	return o;
 }
 
 static void print_json(const struct fit_opts *o, double clock_ns,
 		       const struct fit_result *res)
 {
-	size_t c, i;
+	struct json_object *j = json_object_new_object();
+	size_t c;
 
-	printf("{\"iters\": %llu, \"rounds\": %u, \"cpu\": %d, \"block\": %d, "
-	       "\"fit\": \"theil-sen\", \"clock_ns\": %.2f, \"interrupted\": %s",
-	       (unsigned long long)o->iters, o->rounds, o->cpu, FIT_BLOCK,
-	       clock_ns, interrupted() ? "true" : "false");
-	for (c = 0; c < FIT_NR_CALLS; c++) {
-		const struct fit_result *r = &res[c];
-
-		/* A call no round of which ended: null, not zeros. */
-		if (!r->rounds_done) {
-			printf(", \"%s\": null", fit_calls[c].name);
-			continue;
-		}
-		printf(", \"%s\": {\"rounds_done\": %u, \"syscall_ns\": %.2f",
-		       fit_calls[c].name, r->rounds_done,
-		       r->v[V_SYSCALL].ns.median);
-		printf(", \"syscall_ns_spread\": ");
-		json_spread(stdout, 2, &r->v[V_SYSCALL].ns);
-		json_figure("ioctl_ns", 2, &r->v[V_IOCTL].ns);
-		printf(", \"batched_ns\": {");
-		for (i = V_BATCH; i < FIT_NR_VARIANTS; i++)
-			printf("%s\"%u\": %.2f", i > V_BATCH ? ", " : "",
-			       r->v[i].batch, r->v[i].ns.median);
-		printf("}, \"batched_ns_spread\": {");
-		for (i = V_BATCH; i < FIT_NR_VARIANTS; i++) {
-			printf("%s\"%u\": ", i > V_BATCH ? ", " : "",
-			       r->v[i].batch);
-			json_spread(stdout, 2, &r->v[i].ns);
-		}
-		printf("}");
-		json_figure("fixed_ns", 2, &r->fixed_ns);
-		json_figure("per_call_ns", 2, &r->per_call_ns);
-		json_figure("speedup", 3, &r->speedup);
-		json_figure("break_even", 3, &r->break_even);
-		json_figure("batch64_ratio", 3, &r->ratio64);
-		printf("}");
-	}
-	printf(", \"environment\": ");
-	env_print_json(stdout);
-	printf("}\n");
+	json_put(j, "iters", json_new_u64(o->iters));
+	json_put(j, "rounds", json_new_u64(o->rounds));
+	json_put(j, "cpu", json_new_i64(o->cpu));
+	json_put(j, "block", json_new_i64(FIT_BLOCK));
+	json_put(j, "fit", json_new_str("theil-sen"));
+	json_put(j, "clock_ns", json_new_fixed(2, clock_ns));
+	json_put(j, "interrupted", json_new_flag(interrupted()));
+	for (c = 0; c < FIT_NR_CALLS; c++)
+		json_put(j, fit_calls[c].name, call_json(&res[c]));
+	json_put(j, "environment", env_json());
+	json_emit_line(stdout, j);
 }
 
 static const char *const variant_names[] = {

@@ -182,100 +182,107 @@ void bench_print_table(FILE *f, const struct bench_result *r,
 	env_print_note(f);
 }
 
-static void json_counters(FILE *f, const struct bench_variant *v)
+static struct json_object *counters_json(const struct bench_variant *v)
 {
+	struct json_object *o;
 	unsigned int k;
 
-	if (!v->ctr_read) {
-		fprintf(f, "null");
-		return;
-	}
-	fprintf(f, "{\"multiplexed\": %s", v->multiplexed ? "true" : "false");
-	for (k = 0; k < counters_bench_n; k++) {
-		fprintf(f, ", ");
-		json_string(f, counters_bench[k].name);
-		fprintf(f, ": %.3f", v->ctr_val[k]);
-	}
-	fprintf(f, "}");
+	if (!v->ctr_read)
+		return NULL;
+	o = json_object_new_object();
+	json_put(o, "multiplexed", json_new_flag(v->multiplexed));
+	for (k = 0; k < counters_bench_n; k++)
+		json_put(o, counters_bench[k].name, json_new_fixed(3, v->ctr_val[k]));
+	return o;
 }
 
-static void json_variant(FILE *f, const struct bench_result *r,
-			 const struct bench_opts *o,
-			 const struct bench_variant *v)
+static struct json_object *variant_json(const struct bench_result *r,
+					const struct bench_opts *o,
+					const struct bench_variant *v)
 {
-	fprintf(f, "{\"variant\": ");
-	json_string(f, v->name);
-	fprintf(f, ", \"mechanism\": \"%s\", \"batch\": %u, \"experiment\": ",
-		mech_keys[v->mech], v->batch);
-	json_string(f, r->call->name);
-	fprintf(f, ", \"description\": ");
-	json_string(f, r->call->what);
-	fprintf(f, ", \"iterations\": %llu, \"cpus\": [%d",
-		(unsigned long long)r->iters, o->cpu);
+	struct json_object *j = json_object_new_object();
+	struct json_object *cpus = json_object_new_array();
+
+	json_put(j, "variant", json_new_str(v->name));
+	json_put(j, "mechanism", json_new_str(mech_keys[v->mech]));
+	json_put(j, "batch", json_new_u64(v->batch));
+	json_put(j, "experiment", json_new_str(r->call->name));
+	json_put(j, "description", json_new_str(r->call->what));
+	json_put(j, "iterations", json_new_u64(r->iters));
+	json_object_array_add(cpus, json_new_i64(o->cpu));
 	if (r->call->flags & BENCH_F_WAKE)
-		fprintf(f, ", %d", o->partner);
-	fprintf(f, "], \"warmup\": %llu, \"count\": %llu, \"errors\": %llu, ",
-		(unsigned long long)r->warmup, (unsigned long long)v->sum.count,
-		(unsigned long long)v->errors);
-	report_json_figures(f, &v->sum, v->timer_ps);
-	fprintf(f, ", \"block_ns\": null, \"block_ops\": null, \"run_id\": null, \"duration_ns\": %llu",
-		(unsigned long long)v->duration_ns);
+		json_object_array_add(cpus, json_new_i64(o->partner));
+	json_put(j, "cpus", cpus);
+	json_put(j, "warmup", json_new_u64(r->warmup));
+	json_put(j, "count", json_new_u64(v->sum.count));
+	json_put(j, "errors", json_new_u64(v->errors));
+	report_put_figures(j, &v->sum, v->timer_ps);
+	json_put(j, "block_ns", NULL);
+	json_put(j, "block_ops", NULL);
+	json_put(j, "run_id", NULL);
+	json_put(j, "duration_ns", json_new_u64(v->duration_ns));
 	/* Conventional median / this one's: above 1 is faster (wsc(8)). */
-	fprintf(f, ", \"speedup\": ");
-	json_number(f, 4, v->speedup);
-	fprintf(f, ", \"net_speedup\": ");
-	json_number(f, 4, v->net_speedup);
-	fprintf(f, ", \"speedup_spread\": ");
-	json_spread(f, 4, &v->speedup_rounds);
-	fprintf(f, ", \"net_speedup_spread\": ");
-	json_spread(f, 4, &v->net_speedup_rounds);
-	fprintf(f, ", \"counters\": ");
-	json_counters(f, v);
-	fprintf(f, "}");
+	json_put(j, "speedup", json_new_fixed(4, v->speedup));
+	json_put(j, "net_speedup", json_new_fixed(4, v->net_speedup));
+	json_put(j, "speedup_spread", json_new_spread(4, &v->speedup_rounds));
+	json_put(j, "net_speedup_spread",
+		 json_new_spread(4, &v->net_speedup_rounds));
+	json_put(j, "counters", counters_json(v));
+	return j;
+}
+
+static struct json_object *skipped_json(const char *variant, const char *why)
+{
+	struct json_object *j = json_object_new_object();
+
+	json_put(j, "variant", json_new_str(variant));
+	json_put(j, "why", json_new_str(why));
+	return j;
+}
+
+/* Whether the hardware counters could be read, and which were asked for. */
+static struct json_object *counters_status_json(const struct bench_result *r)
+{
+	struct json_object *j = json_object_new_object();
+	struct json_object *events = json_object_new_array();
+	unsigned int i;
+
+	json_put(j, "available", json_new_flag(!r->counters_why[0]));
+	json_put(j, "why", json_new_str_or_null(r->counters_why));
+	for (i = 0; i < counters_bench_n; i++)
+		json_object_array_add(events, json_new_str(counters_bench[i].name));
+	json_put(j, "events", events);
+	return j;
 }
 
 void bench_print_json(FILE *f, const struct bench_result *r,
 		      const struct bench_opts *o)
 {
+	struct json_object *j = json_object_new_object();
+	struct json_object *variants = json_object_new_array();
+	struct json_object *skipped = json_object_new_array();
 	unsigned int i;
 
-	fprintf(f, "{\"call\": ");
-	json_string(f, r->call->name);
-	fprintf(f, ", \"description\": ");
-	json_string(f, r->call->what);
-	fprintf(f, ", \"iterations\": %llu, \"iterations_done\": %llu, \"interrupted\": %s, \"warmup\": %llu, \"rounds\": %u, \"size\": %zu, \"clock_ns\": " PS_FMT
-		", \"verified\": %s, \"variants\": [",
-		(unsigned long long)r->iters, (unsigned long long)r->done,
-		r->interrupted ? "true" : "false", (unsigned long long)r->warmup,
-		r->rounds,
-		call_size(r, o), PS_ARG(r->clock_ps),
-		r->verified ? "true" : "false");
-	for (i = 0; i < r->nr; i++) {
-		fprintf(f, "%s", i ? ", " : "");
-		json_variant(f, r, o, &r->v[i]);
-	}
-	fprintf(f, "], \"skipped\": [");
-	for (i = 0; i < r->nr_skipped; i++) {
-		fprintf(f, "%s{\"variant\": ", i ? ", " : "");
-		json_string(f, r->skipped[i][0]);
-		fprintf(f, ", \"why\": ");
-		json_string(f, r->skipped[i][1]);
-		fprintf(f, "}");
-	}
-	fprintf(f, "], \"counters\": {\"available\": %s, \"why\": ",
-		r->counters_why[0] ? "false" : "true");
-	if (r->counters_why[0])
-		json_string(f, r->counters_why);
-	else
-		fprintf(f, "null");
-	fprintf(f, ", \"events\": [");
-	for (i = 0; i < counters_bench_n; i++) {
-		fprintf(f, "%s", i ? ", " : "");
-		json_string(f, counters_bench[i].name);
-	}
-	fprintf(f, "]}, \"environment\": ");
-	env_print_json(f);
-	fprintf(f, "}\n");
+	json_put(j, "call", json_new_str(r->call->name));
+	json_put(j, "description", json_new_str(r->call->what));
+	json_put(j, "iterations", json_new_u64(r->iters));
+	json_put(j, "iterations_done", json_new_u64(r->done));
+	json_put(j, "interrupted", json_new_flag(r->interrupted));
+	json_put(j, "warmup", json_new_u64(r->warmup));
+	json_put(j, "rounds", json_new_u64(r->rounds));
+	json_put(j, "size", json_new_u64(call_size(r, o)));
+	json_put(j, "clock_ns", json_new_ps_as_ns(r->clock_ps));
+	json_put(j, "verified", json_new_flag(r->verified));
+	for (i = 0; i < r->nr; i++)
+		json_object_array_add(variants, variant_json(r, o, &r->v[i]));
+	json_put(j, "variants", variants);
+	for (i = 0; i < r->nr_skipped; i++)
+		json_object_array_add(skipped, skipped_json(r->skipped[i][0],
+							    r->skipped[i][1]));
+	json_put(j, "skipped", skipped);
+	json_put(j, "counters", counters_status_json(r));
+	json_put(j, "environment", env_json());
+	json_emit_line(f, j);
 }
 
 /* @v in decimal at @p, with @min digits at least; returns the end. */

@@ -192,8 +192,7 @@ static int put_env(FILE *f, const struct bench_result *r,
 		   const struct bench_opts *o)
 {
 	(void)r, (void)o;
-	env_print_json(f);
-	fprintf(f, "\n");
+	json_emit_line(f, env_json());
 	return ferror(f) ? -1 : 0;
 }
 
@@ -414,6 +413,7 @@ out:
 
 static int bench_list(bool json)
 {
+	struct json_object *list;
 	unsigned int i;
 
 	if (!json) {
@@ -421,20 +421,19 @@ static int bench_list(bool json)
 			printf("%-11s %s\n", bench_calls[i].name, bench_calls[i].what);
 		return 0;
 	}
-	printf("[");
+	list = json_object_new_array();
 	for (i = 0; i < bench_nr_calls; i++) {
 		const struct bench_call *c = &bench_calls[i];
+		struct json_object *j = json_object_new_object();
 
-		printf("%s{\"call\": ", i ? ", " : "");
-		json_string(stdout, c->name);
-		printf(", \"description\": ");
-		json_string(stdout, c->what);
-		printf(", \"io_uring\": %s, \"wake\": %s, \"size\": %s}",
-		       c->flags & BENCH_F_URING ? "true" : "false",
-		       c->flags & BENCH_F_WAKE ? "true" : "false",
-		       c->flags & BENCH_F_SIZE ? "true" : "false");
+		json_put(j, "call", json_new_str(c->name));
+		json_put(j, "description", json_new_str(c->what));
+		json_put(j, "io_uring", json_new_flag(c->flags & BENCH_F_URING));
+		json_put(j, "wake", json_new_flag(c->flags & BENCH_F_WAKE));
+		json_put(j, "size", json_new_flag(c->flags & BENCH_F_SIZE));
+		json_object_array_add(list, j);
 	}
-	printf("]\n");
+	json_emit_line(stdout, list);
 	return 0;
 }
 

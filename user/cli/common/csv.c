@@ -64,3 +64,18 @@ void csv_abort(struct csv_out *c)
 	unlink(c->tmp);
 	c->f = NULL;
 }
+
+void csv_field(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}

@@ -30,4 +30,12 @@ int csv_open(struct csv_out *c, const char *cmd, const char *path);
 int csv_commit(struct csv_out *c, const char *cmd, int failed);
 void csv_abort(struct csv_out *c);
 
+/*
+ * @s as one CSV field (RFC 4180): as it is, or in double quotes with its
+ * quotes doubled when it holds a comma, a quote or a line break.  Only
+ * then: a number or a name is never quoted, so a reader that splits on
+ * commas (cut, awk) keeps working.  (libcsv's writer quotes every field.)
+ */
+void csv_field(FILE *f, const char *s);
+
 #endif /* WSC_CLI_CSV_H */

@@ -178,7 +178,7 @@ static long wrapped_policy(void)
 
 /* "seccomp, audit": the reasons' names, into @buf. */
 static void refusal_names(unsigned int refused, char *buf, size_t len,
-			  const char *sep, bool quoted)
+			  const char *sep)
 {
 	unsigned int bit;
 	size_t n = 0;
@@ -187,9 +187,8 @@ static void refusal_names(unsigned int refused, char *buf, size_t len,
 	for (bit = 1; bit && n < len; bit <<= 1) {
 		if (!(refused & bit))
 			continue;
-		n += snprintf(buf + n, len - n, "%s%s%s%s", n ? sep : "",
-			      quoted ? "\"" : "", wsc_refusal_name(bit) ?: "?",
-			      quoted ? "\"" : "");
+		n += snprintf(buf + n, len - n, "%s%s", n ? sep : "",
+			      wsc_refusal_name(bit) ?: "?");
 	}
 }
 
@@ -210,46 +209,62 @@ void env_print_text(FILE *f)
 		env_perf_counters_available() ? "available" : "not available");
 	policy = wrapped_policy();
 	if (policy > 0) {
-		refusal_names(policy, why, sizeof(why), ", ", false);
+		refusal_names(policy, why, sizeof(why), ", ");
 		fprintf(f, "# wrapped calls: refused (%s): the module runs none of this process's batches, libwsc made them as plain system calls, so the wrapped figures are of plain calls\n",
 			why);
 	}
 }
 
-static void print_vulnerabilities(FILE *f)
+/* Each file of the vulnerabilities folder and its line, by name. */
+static struct json_object *vulnerabilities_json(void)
 {
 	const char *dir = "/sys/devices/system/cpu/vulnerabilities";
+	struct json_object *o = json_object_new_object();
 	struct dirent **names;
 	char path[512], value[256];
-	bool first = true;
 	int i, n;
 
 	n = scandir(dir, &names, NULL, alphasort);
-	fprintf(f, "{");
 	for (i = 0; i < n; i++) {
 		if (names[i]->d_name[0] != '.') {
 			snprintf(path, sizeof(path), "%s/%s", dir, names[i]->d_name);
 			read_line(path, value, sizeof(value));
-			fprintf(f, "%s", first ? "" : ", ");
-			first = false;
-			json_string(f, names[i]->d_name);
-			fprintf(f, ": ");
-			json_string(f, value);
+			json_put(o, names[i]->d_name, json_new_str(value));
 		}
 		free(names[i]);
 	}
 	if (n >= 0)
 		free(names);
-	fprintf(f, "}");
+	return o;
 }
 
-void env_print_json(FILE *f)
+/* How the module treats this process's batches; null without a module. */
+static struct json_object *wrapped_calls_json(void)
 {
+	struct json_object *o, *refused;
+	long policy = wrapped_policy();
+	unsigned int bit;
+
+	if (policy < 0)
+		return NULL;
+	o = json_object_new_object();
+	refused = json_object_new_array();
+	for (bit = 1; bit; bit <<= 1)
+		if (policy & bit)
+			json_object_array_add(refused,
+				json_new_str(wsc_refusal_name(bit) ?: "?"));
+	json_put(o, "runs", json_new_str(policy ? "plain" : "wrapped"));
+	json_put(o, "refused", refused);
+	return o;
+}
+
+struct json_object *env_json(void)
+{
+	struct json_object *o = json_object_new_object(), *cmd;
 	struct utsname u;
-	char model[256], clock[64], why[160], date[32];
+	char model[256], clock[64], date[32];
 	struct tm tm;
 	time_t now;
-	long policy;
 	int i;
 
 	uname(&u);
@@ -261,38 +276,22 @@ void env_print_json(FILE *f)
 	if (!gmtime_r(&now, &tm) ||
 	    !strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", &tm))
 		date[0] = '\0';
-	fprintf(f, "{\"date\": ");
-	json_string(f, date);
-	fprintf(f, ", \"wsc_version\": ");
-	json_string(f, WSC_VERSION);
-	fprintf(f, ", \"kernel\": ");
-	json_string(f, u.release);
-	fprintf(f, ", \"preempt_rt\": %s, \"cpu\": ",
-		env_preempt_rt() ? "true" : "false");
-	json_string(f, model);
-	fprintf(f, ", \"cpus\": %ld, \"clocksource\": ", sysconf(_SC_NPROCESSORS_ONLN));
-	json_string(f, clock);
-	fprintf(f, ", \"emulation\": ");
-	json_string(f, emulation());
-	fprintf(f, ", \"hardware_counters\": %s, \"note\": ",
-		env_perf_counters_available() ? "true" : "false");
-	if (env_note())
-		json_string(f, env_note());
-	else
-		fprintf(f, "null");
-	fprintf(f, ", \"vulnerabilities\": ");
-	print_vulnerabilities(f);
-	policy = wrapped_policy();
-	refusal_names(policy > 0 ? policy : 0, why, sizeof(why), ", ", true);
-	if (policy < 0)
-		fprintf(f, ", \"wrapped_calls\": null");
-	else
-		fprintf(f, ", \"wrapped_calls\": {\"runs\": \"%s\", \"refused\": [%s]}",
-			policy ? "plain" : "wrapped", why);
-	fprintf(f, ", \"command\": [");
-	for (i = 0; i < cmd_argc; i++) {
-		fprintf(f, "%s", i ? ", " : "");
-		json_string(f, cmd_argv[i]);
-	}
-	fprintf(f, "]}");
+	json_put(o, "date", json_new_str(date));
+	json_put(o, "wsc_version", json_new_str(WSC_VERSION));
+	json_put(o, "kernel", json_new_str(u.release));
+	json_put(o, "preempt_rt", json_new_flag(env_preempt_rt()));
+	json_put(o, "cpu", json_new_str(model));
+	json_put(o, "cpus", json_new_i64(sysconf(_SC_NPROCESSORS_ONLN)));
+	json_put(o, "clocksource", json_new_str(clock));
+	json_put(o, "emulation", json_new_str(emulation()));
+	json_put(o, "hardware_counters",
+		 json_new_flag(env_perf_counters_available()));
+	json_put(o, "note", json_new_str(env_note()));
+	json_put(o, "vulnerabilities", vulnerabilities_json());
+	json_put(o, "wrapped_calls", wrapped_calls_json());
+	cmd = json_object_new_array();
+	for (i = 0; i < cmd_argc; i++)
+		json_object_array_add(cmd, json_new_str(cmd_argv[i]));
+	json_put(o, "command", cmd);
+	return o;
 }

@@ -9,6 +9,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+struct json_object;
+
 /*
  * The whole command line as typed, for the record: main() passes it
  * before a subcommand's getopt_long() reorders argv.  Kept as a copy;
@@ -17,7 +19,8 @@
 void env_set_command(int argc, char **argv);
 
 void env_print_text(FILE *f);
-void env_print_json(FILE *f);
+/* The environment as a JSON object, for a result's "environment". */
+struct json_object *env_json(void);
 bool env_perf_counters_available(void);
 /*
  * "note: ..." and a newline when the environment limits what the figures

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json.h"
 #include "report.h"
 
 uint64_t sub_floor(uint64_t a, uint64_t b)
@@ -90,23 +91,29 @@ void report_table(FILE *f, const char *label_col, const struct report_row *rows,
 	free(cell);
 }
 
-void report_json_figures(FILE *f, const struct wsc_summary *s,
-			 uint64_t timer_ps)
+void report_put_figures(struct json_object *o, const struct wsc_summary *s,
+			uint64_t timer_ps)
 {
-	fprintf(f, "\"mean_ns\": " PS_FMT ", \"median_ns\": " PS_FMT
-		", \"stddev_ns\": " PS_FMT ", \"min_ns\": " PS_FMT
-		", \"max_ns\": " PS_FMT ", \"ci95_ns\": [" PS_FMT ", " PS_FMT "]"
-		", \"p50_ns\": " PS_FMT ", \"p95_ns\": " PS_FMT
-		", \"p99_ns\": " PS_FMT,
-		PS_ARG(s->mean_ps), PS_ARG(s->median_ps), PS_ARG(s->stddev_ps),
-		PS_ARG(s->min_ps), PS_ARG(s->max_ps), PS_ARG(s->ci95_lo_ps),
-		PS_ARG(s->ci95_hi_ps), PS_ARG(s->p50_ps), PS_ARG(s->p95_ps),
-		PS_ARG(s->p99_ps));
-	fprintf(f, ", \"timer_ns\": " PS_FMT ", \"net_mean_ns\": " PS_FMT
-		", \"net_median_ns\": " PS_FMT ", \"net_p99_ns\": " PS_FMT,
-		PS_ARG(timer_ps), PS_ARG(sub_floor(s->mean_ps, timer_ps)),
-		PS_ARG(sub_floor(s->median_ps, timer_ps)),
-		PS_ARG(sub_floor(s->p99_ps, timer_ps)));
+	struct json_object *ci95 = json_object_new_array();
+
+	json_put(o, "mean_ns", json_new_ps_as_ns(s->mean_ps));
+	json_put(o, "median_ns", json_new_ps_as_ns(s->median_ps));
+	json_put(o, "stddev_ns", json_new_ps_as_ns(s->stddev_ps));
+	json_put(o, "min_ns", json_new_ps_as_ns(s->min_ps));
+	json_put(o, "max_ns", json_new_ps_as_ns(s->max_ps));
+	json_object_array_add(ci95, json_new_ps_as_ns(s->ci95_lo_ps));
+	json_object_array_add(ci95, json_new_ps_as_ns(s->ci95_hi_ps));
+	json_put(o, "ci95_ns", ci95);
+	json_put(o, "p50_ns", json_new_ps_as_ns(s->p50_ps));
+	json_put(o, "p95_ns", json_new_ps_as_ns(s->p95_ps));
+	json_put(o, "p99_ns", json_new_ps_as_ns(s->p99_ps));
+	json_put(o, "timer_ns", json_new_ps_as_ns(timer_ps));
+	json_put(o, "net_mean_ns",
+		 json_new_ps_as_ns(sub_floor(s->mean_ps, timer_ps)));
+	json_put(o, "net_median_ns",
+		 json_new_ps_as_ns(sub_floor(s->median_ps, timer_ps)));
+	json_put(o, "net_p99_ns",
+		 json_new_ps_as_ns(sub_floor(s->p99_ps, timer_ps)));
 }
 
 double speedup_of(double baseline, double time)

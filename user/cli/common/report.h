@@ -12,6 +12,8 @@
 
 #include "wsc_summary.h"
 
+struct json_object;
+
 /* Values in ps printed as ns with three decimals, exactly. */
 #define PS_FMT		"%" PRIu64 ".%03" PRIu64
 #define PS_ARG(ps)	(uint64_t)(ps) / 1000, (uint64_t)(ps) % 1000
@@ -40,9 +42,9 @@ struct report_row {
 /* The table every measuring command prints: count, mean ... p99, in ns. */
 void report_table(FILE *f, const char *label_col, const struct report_row *rows,
 		  unsigned int n, const char *extra_col);
-/* The same figures as JSON keys, "mean_ns" through "net_p99_ns". */
-void report_json_figures(FILE *f, const struct wsc_summary *s,
-			 uint64_t timer_ps);
+/* The same figures as members of @o, "mean_ns" through "net_p99_ns". */
+void report_put_figures(struct json_object *o, const struct wsc_summary *s,
+			uint64_t timer_ps);
 
 /*
  * The one ratio every command prints: the speedup of a variant over its

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/json.h"
 #include "common/rounds.h"
 
 static int cmp_double(const void *a, const void *b)
@@ -71,17 +72,12 @@ int fit_theil_sen(const double *x, const double *y, size_t n,
 
 void json_number(FILE *f, int decimals, double v)
 {
-	if (isfinite(v))
-		fprintf(f, "%.*f", decimals, v);
-	else
-		fputs("null", f);
+	struct json_object *o = json_new_fixed(decimals, v);
+
+	json_emit_value(f, o);
 }
 
 void json_spread(FILE *f, int decimals, const struct spread *s)
 {
-	fputc('[', f);
-	json_number(f, decimals, s->min);
-	fputs(", ", f);
-	json_number(f, decimals, s->max);
-	fputc(']', f);
+	json_emit_value(f, json_new_spread(decimals, s));
 }

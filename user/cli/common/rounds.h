@@ -43,9 +43,12 @@ void spread_of(const double *x, size_t n, struct spread *s);
 int fit_theil_sen(const double *x, const double *y, size_t n,
 		  double *intercept, double *slope);
 
-/* "%.*f" of a finite value, else "null": for the JSON writers. */
+/*
+ * "%.*f" of a finite value, else "null"; "[min, max]" of a spread: one
+ * value as JSON in a line of text (json.h's json_new_fixed() and
+ * json_new_spread() are the same values for a JSON document).
+ */
 void json_number(FILE *f, int decimals, double v);
-/* "[min, max]" with json_number(). */
 void json_spread(FILE *f, int decimals, const struct spread *s);
 
 #endif /* WSC_CLI_ROUNDS_H */

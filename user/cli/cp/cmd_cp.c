@@ -24,6 +24,7 @@
 #include "common/csv.h"
 #include "common/env.h"
 #include "common/interrupt.h"
+#include "common/json.h"
 #include "common/report.h"
 #include "common/rounds.h"
 #include "cp_session.h"
@@ -334,8 +335,13 @@ static int cp_measure(struct cp_cmd *c)
 	return ret;
 }
 
+/*
+ * A point's programs: a line each of the table, or with --json an object
+ * each in @points.
+ */
 static void cp_sweep_print(const struct cp_cmd *c, FILE *f,
-			   const struct cp_session *s, bool first, unsigned int *k)
+			   const struct cp_session *s, bool first,
+			   struct json_object *points)
 {
 	const struct cp_work *w = &s->w;
 	struct cp_stat st, base = { 0 }, ev[COUNTERS_MAX];
@@ -355,14 +361,18 @@ static void cp_sweep_print(const struct cp_cmd *c, FILE *f,
 			continue;
 		/* NORMAL's median / this one's: above 1 is faster (wsc(8)). */
 		speedup = speedup_of((double)base.median, (double)st.median);
-		if (c->json) {
-			fprintf(f, "%s\n    {\"threshold\": %u, \"n\": %u, \"program\": \"%s\", "
-				"\"median_ns\": %" PRIu64 ", \"min_ns\": %" PRIu64
-				", \"max_ns\": %" PRIu64 ", \"speedup\": ",
-				(*k)++ ? "," : "", w->threshold, w->n,
-				cp_program_names[pt->program], st.median, st.min, st.max);
-			json_number(f, 4, speedup);
-			fputc('}', f);
+		if (points) {
+			struct json_object *o = json_object_new_object();
+
+			json_put(o, "threshold", json_new_u64(w->threshold));
+			json_put(o, "n", json_new_u64(w->n));
+			json_put(o, "program",
+				 json_new_str(cp_program_names[pt->program]));
+			json_put(o, "median_ns", json_new_u64(st.median));
+			json_put(o, "min_ns", json_new_u64(st.min));
+			json_put(o, "max_ns", json_new_u64(st.max));
+			json_put(o, "speedup", json_new_fixed(4, speedup));
+			json_object_array_add(points, o);
 		} else {
 			fprintf(f, "%5u %6u  %-17s  %14.2f  %s\n", w->threshold, w->n,
 				cp_program_names[pt->program], st.median / 1e3 / w->n,
@@ -370,6 +380,26 @@ static void cp_sweep_print(const struct cp_cmd *c, FILE *f,
 				speedup_words(words, sizeof(words), speedup));
 		}
 	}
+}
+
+/* The sweep's JSON up to its "points", which the points then fill. */
+static struct json_object *cp_sweep_json(const struct cp_cmd *c,
+					 const struct cp_session *proto,
+					 struct json_object **points)
+{
+	struct json_object *o = json_object_new_object();
+	bool by_n = c->sweep == CP_SWEEP_N;
+
+	json_put(o, "sweep", json_new_str(by_n ? "n" : "threshold"));
+	json_put(o, "size", json_new_u64(proto->w.size));
+	json_put(o, "repetitions", json_new_u64(proto->reps));
+	json_put(o, "cold", json_new_flag(proto->cold));
+	/* What the sweep varies is null; the other holds still. */
+	json_put(o, "n", by_n ? NULL : json_new_u64(proto->w.n));
+	json_put(o, "threshold", by_n ? json_new_u64(proto->w.threshold) : NULL);
+	*points = json_object_new_array();
+	json_put(o, "points", *points);
+	return o;
 }
 
 /*
@@ -383,20 +413,14 @@ static int cp_sweep(struct cp_cmd *c, struct csv_out *csv)
 	unsigned int np = c->sweep == CP_SWEEP_N ? CP_ARRAY_SIZE(cp_sweep_n) :
 		CP_ARRAY_SIZE(cp_sweep_t);
 	struct cp_session proto = c->s;
+	struct json_object *doc = NULL, *points = NULL;
 	bool beats[16] = { false };
-	unsigned int i, k = 0, crossover = 0;
+	unsigned int i, crossover = 0;
 	uint64_t copies = 0, mismatches = 0, failed = 0;
 	int ret = 0;
 
 	if (c->json) {
-		printf("{\n  \"sweep\": \"%s\",\n  \"size\": %zu,\n  \"repetitions\": %u,\n"
-		       "  \"cold\": %s,\n", c->sweep == CP_SWEEP_N ? "n" : "threshold",
-		       proto.w.size, proto.reps, proto.cold ? "true" : "false");
-		if (c->sweep == CP_SWEEP_N)
-			printf("  \"n\": null,\n  \"threshold\": %u,\n", proto.w.threshold);
-		else
-			printf("  \"n\": %u,\n  \"threshold\": null,\n", proto.w.n);
-		printf("  \"points\": [");
+		doc = cp_sweep_json(c, &proto, &points);
 	} else {
 		printf("wsc cp --sweep %s: %zu bytes per file, %u repetitions, %s cache; "
 		       "open to close\n", c->sweep == CP_SWEEP_N ? "n" : "threshold",
@@ -415,7 +439,7 @@ static int cp_sweep(struct cp_cmd *c, struct csv_out *csv)
 		if (!ret && interrupted())
 			ret = -EINTR;
 		if (!ret) {
-			cp_sweep_print(c, stdout, &c->s, i == 0, &k);
+			cp_sweep_print(c, stdout, &c->s, i == 0, points);
 			if (csv->f)
 				cp_print_csv(&c->s, csv->f, i == 0);
 			cp_print_errors(&c->s, stderr);
@@ -430,35 +454,37 @@ static int cp_sweep(struct cp_cmd *c, struct csv_out *csv)
 	}
 	if (ret == -EINTR && interrupted()) {
 		/* The points that ended, valid JSON, marked as interrupted. */
-		if (c->json)
-			printf("\n  ],\n  \"interrupted\": true,\n  \"points_done\": %u\n}\n",
-			       i - 1);
-		else
+		if (doc) {
+			json_put(doc, "interrupted", json_new_flag(true));
+			json_put(doc, "points_done", json_new_u64(i - 1));
+			json_emit_lines(stdout, doc, NULL);
+		} else {
 			interrupt_print(stdout, "", "the points above are those that ran to their end");
+		}
 		return ret;
 	}
 	if (ret) {
-		/* Stdout still holds valid JSON, saying the sweep failed. */
-		if (c->json)
-			printf("\n  ],\n  \"error\": \"a point could not run (see "
-			       "stderr)\"\n}\n");
+		/* Stdout gets valid JSON all the same, saying the sweep failed. */
+		if (doc) {
+			json_put(doc, "error", json_new_str(
+				 "a point could not run (see stderr)"));
+			json_emit_lines(stdout, doc, NULL);
+		}
 		return ret;
 	}
 	if (c->sweep == CP_SWEEP_N) {
 		for (i = np; i > 0 && beats[i - 1]; i--)
 			crossover = pts[i - 1];
 	}
-	if (c->json) {
-		printf("\n  ],\n  \"crossover_n\": ");
-		if (crossover)
-			printf("%u", crossover);
-		else
-			printf("null");
-		printf(",\n  \"interrupted\": false,\n  \"verified\": %s,\n  \"copies\": %" PRIu64
-		       ",\n  \"failed\": %" PRIu64 ",\n  \"environment\": ",
-		       mismatches ? "false" : "true", copies, failed);
-		env_print_json(stdout);
-		printf("\n}\n");
+	if (doc) {
+		json_put(doc, "crossover_n",
+			 crossover ? json_new_u64(crossover) : NULL);
+		json_put(doc, "interrupted", json_new_flag(false));
+		json_put(doc, "verified", json_new_flag(!mismatches));
+		json_put(doc, "copies", json_new_u64(copies));
+		json_put(doc, "failed", json_new_u64(failed));
+		json_put(doc, "environment", env_json());
+		json_emit_lines(stdout, doc, NULL);
 	} else {
 		if (c->sweep == CP_SWEEP_N && crossover)
 			printf("WSC+COLLECT beats NORMAL from N = %u on (the paper: one "

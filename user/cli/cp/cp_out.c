@@ -160,45 +160,98 @@ void cp_print_table(const struct cp_session *s, FILE *f)
 	env_print_note(f);
 }
 
-static void cp_json_events(const struct cp_session *s, FILE *f,
-			   const struct cp_stat ev[COUNTERS_MAX])
+static struct json_object *cp_json_events(const struct cp_session *s,
+					  const struct cp_stat ev[COUNTERS_MAX])
 {
+	struct json_object *o;
 	unsigned int e;
 
-	if (!s->w.have_counters) {
-		fputs("\"not available\"", f);
-		return;
-	}
-	fputc('{', f);
-	for (e = 0; e < s->w.counters.n; e++) {
-		fprintf(f, "%s", e ? ", " : "");
-		json_string(f, s->w.counters.ev[e].name);
-		fprintf(f, ": %" PRIu64, ev[e].median);
-	}
-	fputc('}', f);
+	if (!s->w.have_counters)
+		return json_new_str("not available");
+	o = json_object_new_object();
+	for (e = 0; e < s->w.counters.n; e++)
+		json_put(o, s->w.counters.ev[e].name, json_new_u64(ev[e].median));
+	return o;
 }
 
-static void cp_json_errors(const struct cp_session *s, FILE *f)
+static struct json_object *cp_json_error(const struct cp_session *s,
+					 const struct cp_error *e)
+{
+	struct json_object *o = json_object_new_object();
+	const struct cp_work *w = &s->w;
+
+	json_put(o, "program", json_new_str(cp_program_names[e->program]));
+	json_put(o, "transaction", json_new_u64(e->txn + 1));
+	json_put(o, "source", json_new_str(cp_file(w, false, e->txn)));
+	json_put(o, "destination", json_new_str(cp_file(w, true, e->txn)));
+	json_put(o, "call", json_new_str(cp_step_names[e->step]));
+	if (e->short_count >= 0) {
+		json_put(o, "error", json_new_str("short write"));
+		json_put(o, "written", json_new_i64(e->short_count));
+	} else {
+		json_put(o, "error", json_new_str(strerror(e->err)));
+	}
+	json_put(o, "runs", json_new_u64(e->runs));
+	return o;
+}
+
+static struct json_object *cp_json_skipped(const struct cp_session *s)
+{
+	struct json_object *a = json_object_new_array(), *o;
+	unsigned int p;
+
+	for (p = 0; p < CP_NR_PROGRAMS; p++) {
+		if (!s->skip_why[p][0])
+			continue;
+		o = json_object_new_object();
+		json_put(o, "program", json_new_str(cp_program_names[p]));
+		json_put(o, "reason", json_new_str(s->skip_why[p]));
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
+/* The events counted, or why none were. */
+static struct json_object *cp_json_counters(const struct cp_session *s)
 {
 	const struct cp_work *w = &s->w;
-	unsigned int k;
+	struct json_object *a;
+	unsigned int i;
 
-	fputs("  \"errors\": [", f);
-	for (k = 0; k < s->nr_errors; k++) {
-		const struct cp_error *e = &s->errors[k];
+	if (!w->have_counters)
+		return json_new_str(s->want_counters ? s->counters_why :
+				    "not counted");
+	a = json_object_new_array();
+	for (i = 0; i < w->counters.n; i++)
+		json_object_array_add(a, json_new_str(w->counters.ev[i].name));
+	return a;
+}
 
-		fprintf(f, "%s\n    {\"program\": \"%s\", \"transaction\": %u, "
-			"\"source\": \"%s\", \"destination\": \"%s\", \"call\": \"%s\", "
-			"\"error\": ", k ? "," : "", cp_program_names[e->program],
-			e->txn + 1, cp_file(w, false, e->txn),
-			cp_file(w, true, e->txn), cp_step_names[e->step]);
-		if (e->short_count >= 0)
-			fprintf(f, "\"short write\", \"written\": %" PRId64, e->short_count);
-		else
-			json_string(f, strerror(e->err));
-		fprintf(f, ", \"runs\": %u}", e->runs);
+static struct json_object *cp_json_results(const struct cp_session *s)
+{
+	struct json_object *a = json_object_new_array(), *o;
+	struct cp_stat st, ev[COUNTERS_MAX];
+	unsigned int i;
+
+	for (i = 0; i < cp_nr_portions; i++) {
+		const struct cp_portion *pt = &cp_portions[i];
+
+		if (!cp_portion_stats(s, pt, &st, ev))
+			continue;
+		o = json_object_new_object();
+		json_put(o, "program", json_new_str(cp_program_names[pt->program]));
+		json_put(o, "portion", json_new_u64(pt->number));
+		json_put(o, "part", json_new_str(pt->part));
+		json_put(o, "median_ns", json_new_u64(st.median));
+		json_put(o, "min_ns", json_new_u64(st.min));
+		json_put(o, "max_ns", json_new_u64(st.max));
+		/* The baseline's median / this one's; null without a baseline. */
+		json_put(o, "speedup", json_new_fixed(4, cp_speedup(s, pt, &st)));
+		json_put(o, "baseline", json_new_u64(pt->baseline));
+		json_put(o, "events", cp_json_events(s, ev));
+		json_object_array_add(a, o);
 	}
-	fputs(s->nr_errors ? "\n  ],\n" : "],\n", f);
+	return a;
 }
 
 /**
@@ -208,62 +261,32 @@ static void cp_json_errors(const struct cp_session *s, FILE *f)
  */
 void cp_print_json(const struct cp_session *s, FILE *f)
 {
+	struct json_object *o = json_object_new_object();
+	struct json_object *errors = json_object_new_array();
 	const struct cp_work *w = &s->w;
-	struct cp_stat st, ev[COUNTERS_MAX];
-	unsigned int i, p, k = 0;
+	unsigned int k;
 
-	fprintf(f, "{\n  \"verified\": %s,\n  \"n\": %u,\n  \"threshold\": %u,\n"
-		"  \"size\": %zu,\n  \"repetitions\": %u,\n  \"repetitions_done\": %u,\n"
-		"  \"interrupted\": %s,\n  \"cold\": %s,\n",
-		s->mismatches ? "false" : "true", w->n, w->threshold, w->size,
-		s->reps, s->done, s->interrupted ? "true" : "false",
-		s->cold ? "true" : "false");
-	fputs("  \"dir\": ", f);
-	json_string(f, w->dir);
-	fprintf(f, ",\n  \"filesystem\": \"%s\",\n  \"copies\": %" PRIu64
-		",\n  \"mismatches\": %" PRIu64 ",\n  \"failed\": %u,\n",
-		w->fstype, s->copies, s->mismatches, s->nr_errors);
-	cp_json_errors(s, f);
-	fputs("  \"skipped\": [", f);
-	for (p = 0; p < CP_NR_PROGRAMS; p++) {
-		if (!s->skip_why[p][0])
-			continue;
-		fprintf(f, "%s{\"program\": \"%s\", \"reason\": ", k++ ? ", " : "",
-			cp_program_names[p]);
-		json_string(f, s->skip_why[p]);
-		fputc('}', f);
-	}
-	fputs("],\n  \"counters\": ", f);
-	if (w->have_counters) {
-		fputc('[', f);
-		for (i = 0; i < w->counters.n; i++) {
-			fputs(i ? ", " : "", f);
-			json_string(f, w->counters.ev[i].name);
-		}
-		fputc(']', f);
-	} else {
-		json_string(f, s->want_counters ? s->counters_why : "not counted");
-	}
-	fputs(",\n  \"results\": [", f);
-	for (i = 0, k = 0; i < cp_nr_portions; i++) {
-		const struct cp_portion *pt = &cp_portions[i];
-
-		if (!cp_portion_stats(s, pt, &st, ev))
-			continue;
-		fprintf(f, "%s\n    {\"program\": \"%s\", \"portion\": %u, \"part\": \"%s\", "
-			"\"median_ns\": %" PRIu64 ", \"min_ns\": %" PRIu64 ", \"max_ns\": %"
-			PRIu64 ", \"speedup\": ", k++ ? "," : "",
-			cp_program_names[pt->program], pt->number, pt->part,
-			st.median, st.min, st.max);
-		/* The baseline's median / this one's; null without a baseline. */
-		json_number(f, 4, cp_speedup(s, pt, &st));
-		fprintf(f, ", \"baseline\": %u, \"events\": ", pt->baseline);
-		cp_json_events(s, f, ev);
-		fputc('}', f);
-	}
-	fputs("\n  ],\n  \"environment\": ", f);
-	env_print_json(f);
-	fputs("\n}\n", f);
+	json_put(o, "verified", json_new_flag(!s->mismatches));
+	json_put(o, "n", json_new_u64(w->n));
+	json_put(o, "threshold", json_new_u64(w->threshold));
+	json_put(o, "size", json_new_u64(w->size));
+	json_put(o, "repetitions", json_new_u64(s->reps));
+	json_put(o, "repetitions_done", json_new_u64(s->done));
+	json_put(o, "interrupted", json_new_flag(s->interrupted));
+	json_put(o, "cold", json_new_flag(s->cold));
+	json_put(o, "dir", json_new_str(w->dir));
+	json_put(o, "filesystem", json_new_str(w->fstype));
+	json_put(o, "copies", json_new_u64(s->copies));
+	json_put(o, "mismatches", json_new_u64(s->mismatches));
+	json_put(o, "failed", json_new_u64(s->nr_errors));
+	for (k = 0; k < s->nr_errors; k++)
+		json_object_array_add(errors, cp_json_error(s, &s->errors[k]));
+	json_put(o, "errors", errors);
+	json_put(o, "skipped", cp_json_skipped(s));
+	json_put(o, "counters", cp_json_counters(s));
+	json_put(o, "results", cp_json_results(s));
+	json_put(o, "environment", env_json());
+	json_emit_lines(f, o, NULL);
 }
 
 /**

@@ -98,6 +98,61 @@ static void policy_text(const struct wsc_policy *p, char *runs, size_t rlen,
 		snprintf(who, wlen, "CAP_SYS_ADMIN and group %u", p->group);
 }
 
+/*
+ * What wsc info --json says before its "calls": the module, the kernel,
+ * and the policy (@pol NULL when the module would not tell).
+ */
+static struct json_object *info_json(const char *module_version,
+				     const struct wsc_version *v,
+				     const char *release,
+				     const struct wsc_policy *pol,
+				     const char *who)
+{
+	struct json_object *o = json_object_new_object();
+	struct json_object *kernel = json_object_new_object();
+	struct json_object *notes = json_object_new_array();
+	struct json_object *policy = NULL;
+
+	json_put(o, "module_version", json_new_str(module_version));
+	json_put(o, "abi_version", json_new_u64(v->abi_version));
+	json_put(o, "library_version", json_new_str(wsc_version()));
+	json_put(o, "max_entries", json_new_u64(v->max_entries));
+	json_put(o, "max_args", json_new_u64(WSC_MAX_ARGS));
+	json_put(o, "entry_flags", json_new_u64(v->entry_flags));
+	json_put(o, "submit_flags", json_new_u64(v->submit_flags));
+	json_put(kernel, "release", json_new_str(release));
+	json_put(kernel, "preempt_rt", json_new_flag(env_preempt_rt()));
+	if (env_preempt_rt())
+		json_object_array_add(notes, json_new_str(ENV_RT_SPINLOCK_NOTE));
+	json_put(kernel, "notes", notes);
+	json_put(o, "kernel", kernel);
+	if (pol) {
+		policy = json_object_new_object();
+		json_put(policy, "refused", json_new_u64(pol->refused));
+		json_put(policy, "runs", json_new_str(pol->refused ? "plain" :
+						      "wrapped"));
+		json_put(policy, "disabled", json_new_u64(pol->disabled));
+		json_put(policy, "group", json_new_i64(pol->group == WSC_NO_GROUP ?
+						       -1 : (int)pol->group));
+		json_put(policy, "allowed", json_new_str(who));
+	}
+	json_put(o, "policy", policy);
+	return o;
+}
+
+/* A row of the allowlist; "nr" -1 for the entry that runs no handler. */
+static struct json_object *call_json(const struct wsc_call_info *ci,
+				     const char *flags)
+{
+	struct json_object *o = json_object_new_object();
+
+	json_put(o, "name", json_new_str(ci->name));
+	json_put(o, "nr", json_new_i64(ci->nr == WSC_NR_NOP ? -1 : (int)ci->nr));
+	json_put(o, "group", json_new_str(wsc_group_name(ci->group)));
+	json_put(o, "flags", json_new_str(flags));
+	return o;
+}
+
 static int info_run(const struct info_opts *o)
 {
 	char module_version[64];
@@ -108,6 +163,7 @@ static int info_run(const struct info_opts *o)
 	bool rt = env_preempt_rt();
 	struct wsc_call_info ci;
 	struct wsc_version v;
+	struct json_object *doc = NULL, *calls = NULL;
 	bool json = o->json;
 	unsigned int i;
 	int fd, ret;
@@ -129,28 +185,10 @@ static int info_run(const struct info_opts *o)
 		snprintf(uts.release, sizeof(uts.release), "?");
 	known_version = env_module_version(module_version, sizeof(module_version));
 	if (json) {
-		printf("{\"module_version\": ");
-		if (known_version)
-			json_string(stdout, module_version);
-		else
-			printf("null");
-		printf(", \"abi_version\": %u, \"library_version\": \"%s\", "
-		       "\"max_entries\": %u, \"max_args\": %u, \"entry_flags\": %u, "
-		       "\"submit_flags\": %u, \"kernel\": {\"release\": ",
-		       v.abi_version, wsc_version(), v.max_entries, WSC_MAX_ARGS,
-		       v.entry_flags, v.submit_flags);
-		json_string(stdout, uts.release);
-		printf(", \"preempt_rt\": %s, \"notes\": [%s]}, ",
-		       rt ? "true" : "false", rt ? "\"" ENV_RT_SPINLOCK_NOTE "\"" : "");
-		if (have_policy)
-			printf("\"policy\": {\"refused\": %u, \"runs\": \"%s\", "
-			       "\"disabled\": %u, \"group\": %d, \"allowed\": \"%s\"}, ",
-			       pol.refused, pol.refused ? "plain" : "wrapped",
-			       pol.disabled,
-			       pol.group == WSC_NO_GROUP ? -1 : (int)pol.group, who);
-		else
-			printf("\"policy\": null, ");
-		printf("\"calls\": [");
+		doc = info_json(known_version ? module_version : NULL, &v,
+				uts.release, have_policy ? &pol : NULL, who);
+		calls = json_object_new_array();
+		json_put(doc, "calls", calls);
 	} else {
 		printf("wsc module: %s, ABI %u (library %s, ABI %u)\n"
 		       "kernel: %s%s\n",
@@ -176,17 +214,14 @@ static int info_run(const struct info_opts *o)
 		ret = wsc_device_call_info(fd, i, &ci);
 		if (ret) {
 			fprintf(stderr, "wsc info: row %u: %s\n", i, strerror(-ret));
+			json_object_put(doc);
 			close(fd);
 			return 1;
 		}
 		ci.name[sizeof(ci.name) - 1] = '\0';
 		flags_text(ci.flags, flags, sizeof(flags));
 		if (json) {
-			printf("%s{\"name\": ", i ? ", " : "");
-			json_string(stdout, ci.name);
-			printf(", \"nr\": %d, \"group\": \"%s\", \"flags\": \"%s\"}",
-			       ci.nr == WSC_NR_NOP ? -1 : (int)ci.nr,
-			       wsc_group_name(ci.group), flags);
+			json_object_array_add(calls, call_json(&ci, flags));
 		} else if (ci.nr == WSC_NR_NOP) {
 			printf("%-16s %5s  %-9s %s\n", ci.name, "-",
 			       wsc_group_name(ci.group), "runs no handler");
@@ -196,7 +231,7 @@ static int info_run(const struct info_opts *o)
 		}
 	}
 	if (json)
-		printf("]}\n");
+		json_emit_line(stdout, doc);
 	close(fd);
 	return 0;
 }

@@ -239,44 +239,42 @@ static void klat_print_table(const struct wsc_lat_stats *st, bool ran,
 	env_print_note(stdout);
 }
 
-/* The keys of one result; the caller opens and closes the object. */
-static void klat_print_json_fields(const struct wsc_lat_stats *st)
+/* One result's figures, as an object; klat_print_json() adds to it. */
+static struct json_object *klat_result_json(const struct wsc_lat_stats *st)
 {
 	const struct klat_exp *e = klat_find(st->experiment);
-	const struct wsc_summary *s = &st->sum;
+	struct json_object *o = json_object_new_object();
+	struct json_object *cpus = json_object_new_array();
 	unsigned int i;
 
-	printf("\"experiment\": ");
-	json_string(stdout, st->experiment);
-	printf(", \"description\": ");
-	json_string(stdout, e ? e->what : "");
-	printf(", \"iterations\": %u, \"cpus\": [", st->iterations);
+	json_put(o, "experiment", json_new_str(st->experiment));
+	json_put(o, "description", json_new_str(e ? e->what : ""));
+	json_put(o, "iterations", json_new_u64(st->iterations));
 	for (i = 0; i < st->nr_cpus; i++)
-		printf("%s%u", i ? ", " : "", st->cpu[i]);
-	printf("], \"warmup\": %u, \"count\": %llu, \"errors\": %llu",
-	       st->warmup, (unsigned long long)s->count,
-	       (unsigned long long)st->errors);
-	printf(", ");
-	report_json_figures(stdout, s, st->timer_ps);
-	if (st->block_ops)
-		printf(", \"block_ns\": " PS_FMT ", \"block_ops\": %u",
-		       PS_ARG(st->block_ps), st->block_ops);
-	else
-		printf(", \"block_ns\": null, \"block_ops\": null");
-	printf(", \"run_id\": %llu, \"duration_ns\": %llu",
-	       (unsigned long long)st->run_id,
-	       (unsigned long long)st->duration_ns);
+		json_object_array_add(cpus, json_new_u64(st->cpu[i]));
+	json_put(o, "cpus", cpus);
+	json_put(o, "warmup", json_new_u64(st->warmup));
+	json_put(o, "count", json_new_u64(st->sum.count));
+	json_put(o, "errors", json_new_u64(st->errors));
+	report_put_figures(o, &st->sum, st->timer_ps);
+	json_put(o, "block_ns", st->block_ops ?
+		 json_new_ps_as_ns(st->block_ps) : NULL);
+	json_put(o, "block_ops", st->block_ops ?
+		 json_new_u64(st->block_ops) : NULL);
+	json_put(o, "run_id", json_new_u64(st->run_id));
+	json_put(o, "duration_ns", json_new_u64(st->duration_ns));
+	return o;
 }
 
 /* A result: its samples are all there, the run having ended. */
 static void klat_print_json(const struct wsc_lat_stats *st, bool signalled)
 {
-	printf("{");
-	klat_print_json_fields(st);
-	printf(", \"iterations_done\": %u, \"interrupted\": %s, \"environment\": ",
-	       st->iterations, signalled ? "true" : "false");
-	env_print_json(stdout);
-	printf("}\n");
+	struct json_object *o = klat_result_json(st);
+
+	json_put(o, "iterations_done", json_new_u64(st->iterations));
+	json_put(o, "interrupted", json_new_flag(signalled));
+	json_put(o, "environment", env_json());
+	json_emit_line(stdout, o);
 	if (signalled)
 		klat_interrupt_words(stderr, "wsc klat: ", st->iterations,
 				     st->iterations);
@@ -290,14 +288,16 @@ static void klat_print_json(const struct wsc_lat_stats *st, bool signalled)
 static void klat_print_interrupted(const struct klat_opts *o, uint32_t asked)
 {
 	if (o->json) {
-		printf("{\"experiment\": ");
-		json_string(stdout, o->exp->name);
-		printf(", \"description\": ");
-		json_string(stdout, o->exp->what);
-		printf(", \"iterations\": %u, \"iterations_done\": 0, \"count\": 0, \"interrupted\": true, \"environment\": ",
-		       asked);
-		env_print_json(stdout);
-		printf("}\n");
+		struct json_object *j = json_object_new_object();
+
+		json_put(j, "experiment", json_new_str(o->exp->name));
+		json_put(j, "description", json_new_str(o->exp->what));
+		json_put(j, "iterations", json_new_u64(asked));
+		json_put(j, "iterations_done", json_new_u64(0));
+		json_put(j, "count", json_new_u64(0));
+		json_put(j, "interrupted", json_new_flag(true));
+		json_put(j, "environment", env_json());
+		json_emit_line(stdout, j);
 		klat_interrupt_words(stderr, "wsc klat: ", 0, asked);
 		return;
 	}
@@ -439,6 +439,7 @@ out_csv:
 
 static int klat_show(const struct klat_opts *o)
 {
+	struct json_object *doc = NULL, *results = NULL;
 	struct wsc_lat_stats st;
 	struct wsc_lat *lat;
 	unsigned int i, found = 0;
@@ -458,23 +459,25 @@ static int klat_show(const struct klat_opts *o)
 		goto out;
 	}
 
-	if (o->json)
-		printf("{\"results\": [");
+	if (o->json) {
+		doc = json_object_new_object();
+		results = json_object_new_array();
+		json_put(doc, "results", results);
+	}
 	for (i = 0; i < WSC_NR_EXPERIMENTS; i++) {
 		ret = wsc_lat_stats_get(lat, klat_exps[i].name, &st);
 		if (ret == -ENODATA)
 			continue;
 		if (ret) {
-			if (o->json)
-				printf("]}\n");
+			/* The results so far, valid JSON, without the rest. */
+			if (doc)
+				json_emit_line(stdout, doc);
 			fflush(stdout);
 			ret = klat_fail(lat, klat_exps[i].name, ret);
 			goto out;
 		}
-		if (o->json) {
-			printf("%s{", found ? ", " : "");
-			klat_print_json_fields(&st);
-			printf("}");
+		if (results) {
+			json_object_array_add(results, klat_result_json(&st));
 		} else {
 			if (found)
 				printf("\n");
@@ -483,10 +486,9 @@ static int klat_show(const struct klat_opts *o)
 		found++;
 	}
 	ret = 0;
-	if (o->json) {
-		printf("], \"environment\": ");
-		env_print_json(stdout);
-		printf("}\n");
+	if (doc) {
+		json_put(doc, "environment", env_json());
+		json_emit_line(stdout, doc);
 	} else if (!found) {
 		printf("# wsc klat: no results (run an experiment first)\n");
 	}
@@ -511,6 +513,7 @@ static int klat_reset(const struct klat_opts *o)
 
 static int klat_print_list(bool json)
 {
+	struct json_object *doc, *list;
 	unsigned int i;
 
 	if (!json) {
@@ -518,19 +521,21 @@ static int klat_print_list(bool json)
 		klat_list(stdout, "");
 		return 0;
 	}
-	printf("{\"experiments\": [");
+	list = json_object_new_array();
 	for (i = 0; i < WSC_NR_EXPERIMENTS; i++) {
 		const struct klat_exp *e = &klat_exps[i];
+		struct json_object *j = json_object_new_object();
 
-		printf("%s{\"name\": ", i ? ", " : "");
-		json_string(stdout, e->name);
-		printf(", \"cpus\": %u, \"block\": %s, \"wake\": %s, \"description\": ",
-		       e->roles, e->flags & WSC_EXPF_BLOCK ? "true" : "false",
-		       e->flags & WSC_EXPF_WAKE ? "true" : "false");
-		json_string(stdout, e->what);
-		printf("}");
+		json_put(j, "name", json_new_str(e->name));
+		json_put(j, "cpus", json_new_u64(e->roles));
+		json_put(j, "block", json_new_flag(e->flags & WSC_EXPF_BLOCK));
+		json_put(j, "wake", json_new_flag(e->flags & WSC_EXPF_WAKE));
+		json_put(j, "description", json_new_str(e->what));
+		json_object_array_add(list, j);
 	}
-	printf("]}\n");
+	doc = json_object_new_object();
+	json_put(doc, "experiments", list);
+	json_emit_line(stdout, doc);
 	return 0;
 }
 

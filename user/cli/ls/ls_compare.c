@@ -411,69 +411,58 @@ static void ls_print_tables(const struct ls_run *r)
 }
 
 /* A speedup, or null when there is none (no memory for the median). */
-static void ls_json_num(double v)
+/* One variant of one folder; the system's ls has no stat phase. */
+static struct json_object *ls_variant_json(const struct ls_folder *f,
+					   unsigned int v)
 {
-	if (isfinite(v))
-		printf("%.4f", v);
-	else
-		printf("null");
-}
+	struct json_object *o = json_object_new_object();
+	unsigned int reps = f->done;
+	struct ls_fig fig = ls_figures(f->ns[v], reps);
+	struct ls_fig conv = ls_figures(f->ns[LS_V_CONVENTIONAL], reps);
+	struct ls_fig sfig, sconv;
 
-static void ls_json_ns(double v)
-{
-	if (isfinite(v))
-		printf("%.0f", v);
-	else
-		printf("null");
+	json_put(o, "files", json_new_u64(f->files));
+	json_put(o, "dir", json_new_str(f->path));
+	json_put(o, "repetitions_done", json_new_u64(reps));
+	json_put(o, "variant", json_new_str(ls_variant_name[v]));
+	json_put(o, "median_ns", json_new_fixed(0, fig.median));
+	json_put(o, "min_ns", json_new_u64(fig.min));
+	json_put(o, "max_ns", json_new_u64(fig.max));
+	/* Conventional's median / this one's: above 1 is faster. */
+	json_put(o, "speedup",
+		 json_new_fixed(4, speedup_of(conv.median, fig.median)));
+	if (v == LS_V_SYSTEM) {
+		json_put(o, "stat_median_ns", NULL);
+		json_put(o, "stat_speedup", NULL);
+		return o;
+	}
+	sfig = ls_figures(f->stat_ns[v], reps);
+	sconv = ls_figures(f->stat_ns[LS_V_CONVENTIONAL], reps);
+	json_put(o, "stat_median_ns", json_new_fixed(0, sfig.median));
+	json_put(o, "stat_speedup",
+		 json_new_fixed(4, speedup_of(sconv.median, sfig.median)));
+	return o;
 }
 
 static void ls_print_json(const struct ls_run *r)
 {
-	unsigned int reps, i, v;
-	struct ls_fig fig, conv, sfig, sconv;
-	bool first = true;
+	struct json_object *o = json_object_new_object();
+	struct json_object *results = json_object_new_array();
+	unsigned int i, v;
 
-	printf("{\"verified\": %s, \"repetitions\": %u, \"interrupted\": %s, \"results\": [",
-	       ls_verified(r) ? "true" : "false", r->o->reps,
-	       interrupted() ? "true" : "false");
+	json_put(o, "verified", json_new_flag(ls_verified(r)));
+	json_put(o, "repetitions", json_new_u64(r->o->reps));
+	json_put(o, "interrupted", json_new_flag(interrupted()));
 	for (i = 0; i < r->nr_f; i++) {
-		const struct ls_folder *f = &r->f[i];
-
-		reps = f->done;
-		if (!reps)
+		if (!r->f[i].done)
 			continue;
-
-		conv = ls_figures(f->ns[LS_V_CONVENTIONAL], reps);
-		sconv = ls_figures(f->stat_ns[LS_V_CONVENTIONAL], reps);
-		for (v = 0; v < LS_NR_VARIANTS; v++) {
-			fig = ls_figures(f->ns[v], reps);
-			printf("%s{\"files\": %zu, \"dir\": ", first ? "" : ", ",
-			       f->files);
-			first = false;
-			json_string(stdout, f->path);
-			printf(", \"repetitions_done\": %u, \"variant\": \"%s\", \"median_ns\": ",
-			       reps, ls_variant_name[v]);
-			ls_json_ns(fig.median);
-			/* Conventional's median / this one's: above 1 is faster. */
-			printf(", \"min_ns\": %llu, \"max_ns\": %llu, \"speedup\": ",
-			       (unsigned long long)fig.min,
-			       (unsigned long long)fig.max);
-			ls_json_num(speedup_of(conv.median, fig.median));
-			if (v == LS_V_SYSTEM) {
-				printf(", \"stat_median_ns\": null, \"stat_speedup\": null}");
-				continue;
-			}
-			sfig = ls_figures(f->stat_ns[v], reps);
-			printf(", \"stat_median_ns\": ");
-			ls_json_ns(sfig.median);
-			printf(", \"stat_speedup\": ");
-			ls_json_num(speedup_of(sconv.median, sfig.median));
-			printf("}");
-		}
+		for (v = 0; v < LS_NR_VARIANTS; v++)
+			json_object_array_add(results,
+					      ls_variant_json(&r->f[i], v));
 	}
-	printf("], \"environment\": ");
-	env_print_json(stdout);
-	printf("}\n");
+	json_put(o, "results", results);
+	json_put(o, "environment", env_json());
+	json_emit_line(stdout, o);
 }
 
 /* files,variant,phase,repetition,ns: every sample, rounds from 1. */

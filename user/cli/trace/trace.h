@@ -9,8 +9,13 @@
  *                  paper's groups (Documentation/papers.md)
  *   trace_stats.c  mean and percentiles from the log-linear buckets,
  *                  sorting
- *   trace_out.c    the table, the ASCII histograms, the breakdowns per
- *                  errno and per task, JSON and CSV
+ *   trace_view.c   what every writer says alike: states, losses,
+ *                  shares, the rows shown, errno names, times
+ *   trace_header.c the report's head: target, end, losses, filters
+ *   trace_table.c  the table, the ASCII histograms, groups, errnos
+ *   trace_tasks.c  the table per process or thread (--by)
+ *   trace_json.c   the report as JSON (json-c), whole or per interval
+ *   trace_csv.c    the rows and the tasks as CSV
  *   trace_filter.c what -e, --errno and the durations on the command
  *                  line mean
  *   trace_interval.c  one interval's figures from two fetches (--interval)
@@ -207,21 +212,70 @@ uint64_t trace_time_of(enum trace_time t, uint64_t total_ns, uint64_t off_ns);
 void trace_sort_rows(struct trace_report *r, enum trace_sort key);
 void trace_report_free(struct trace_report *r);
 
-/* trace_out.c */
+/* trace_view.c */
+#define TRACE_TIME_LEN		16	/* "123.4us" and the like */
+#define TRACE_TABLE_COLS	100	/* every line fits a terminal this wide */
+
+/* What the kernel missed: the figures are too small by these. */
+uint64_t trace_lost_events(const struct wsc_trace_status *s);
+/* "idle", "active", "ended"; "none", "stopped", "target exited". */
+const char *trace_state_name(uint32_t state);
+const char *trace_end_name(uint32_t end);
+/* "" for 1, "s" otherwise: "1 task", "2 tasks". */
+const char *trace_plural(uint64_t n);
+/* @part as a percentage of @whole, 0 when there is no whole. */
+double trace_share_pct(uint64_t part, uint64_t whole);
 /*
- * The header (target, duration, tasks, lost, filters), the table (r->top
- * rows), the errnos of the failed calls and, with r->by, the tasks; with
- * @hist an ASCII power-of-two histogram under each row.
+ * @ns for people, to 3 significant digits: "812ns", "12.3us", "4.56ms",
+ * "1.23s" (TRACE_TIME_LEN bytes are enough).
  */
-void trace_print_table(FILE *f, const struct trace_report *r, bool hist);
-void trace_print_json(FILE *f, const struct trace_report *r);
-void trace_print_csv(FILE *f, const struct trace_report *r);
-/* The JSON of trace_print_json() on one line (JSON lines, --interval). */
-void trace_print_json_line(FILE *f, const struct trace_report *r);
-/* One line per task (CSV, --csv-tasks). */
-void trace_print_tasks_csv(FILE *f, const struct trace_report *r);
+const char *trace_fmt_time(char *buf, size_t len, uint64_t ns);
 /* "ENOENT", or "E123" for a number glibc has no name for. */
 const char *trace_errno_name(char *buf, size_t len, uint32_t err);
+/* The time --time means of @row, and of the whole report. */
+uint64_t trace_row_time(const struct trace_report *r,
+			const struct trace_row *row);
+uint64_t trace_report_time(const struct trace_report *r);
+/* The rows shown: --top's first ones, or all. */
+size_t trace_shown_rows(const struct trace_report *r);
+
+/*
+ * A line of items that wraps before TRACE_TABLE_COLS, its next lines
+ * indented by @indent: the "not counted" figures, the groups, a call's
+ * errnos.  trace_wrap_item() writes @sep (not before the first item),
+ * then the item; on a new line when it would not fit.
+ */
+struct trace_wrap {
+	FILE *f;
+	int col;
+	int indent;
+	bool first;
+};
+void trace_wrap_begin(struct trace_wrap *w, FILE *f, const char *head,
+		      int indent);
+__attribute__((format(printf, 3, 4)))
+void trace_wrap_item(struct trace_wrap *w, const char *sep, const char *fmt, ...);
+void trace_wrap_end(struct trace_wrap *w);
+
+/* trace_header.c: target, duration, end, tasks, losses, filters. */
+void trace_print_header(FILE *f, const struct trace_report *r);
+/*
+ * trace_table.c: the header, the table (r->top rows), the errnos of the
+ * failed calls and, with r->by, the tasks; with @hist an ASCII
+ * power-of-two histogram under each row.
+ */
+void trace_print_table(FILE *f, const struct trace_report *r, bool hist);
+/* trace_tasks.c: the table per process or thread, with r->by. */
+void trace_print_tasks(FILE *f, const struct trace_report *r);
+
+/* trace_json.c */
+void trace_print_json(FILE *f, const struct trace_report *r);
+/* The JSON of trace_print_json() on one line (JSON lines, --interval). */
+void trace_print_json_line(FILE *f, const struct trace_report *r);
+
+/* trace_csv.c: one line per row; one line per task (--csv-tasks). */
+void trace_print_csv(FILE *f, const struct trace_report *r);
+void trace_print_tasks_csv(FILE *f, const struct trace_report *r);
 
 /**
  * struct trace_interval - where one interval lies in the trace
@@ -236,10 +290,10 @@ struct trace_interval {
 	uint64_t end_ns;
 	bool last;
 };
-/* An interval's table (a short header, the rows, the total). */
+/* trace_table.c: an interval's table (a short header, the rows, the total). */
 void trace_print_interval(FILE *f, const struct trace_report *r,
 			  const struct trace_interval *iv);
-/* An interval as one line of JSON: "interval", "start_s", "end_s", ... */
+/* trace_json.c: an interval as one line: "interval", "start_s", ... */
 void trace_print_interval_json(FILE *f, const struct trace_report *r,
 			       const struct trace_interval *iv);
 
