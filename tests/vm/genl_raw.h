@@ -19,10 +19,12 @@
 #define WSC_TEST_GENL_RAW_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
+#include <linux/wsc.h>
 #include <netlink/genl/ctrl.h>
 #include <netlink/genl/genl.h>
 #include <netlink/netlink.h>
@@ -90,6 +92,56 @@ static inline struct nl_sock *genl_raw_open(const char *name, int *family)
 		_exit(1);
 	}
 	return sk;
+}
+
+/*
+ * One attribute of a request a test builds, well formed or not: @len
+ * bytes at @data, or for ATTR_STR() the string and its NUL.
+ */
+struct genl_raw_attr {
+	int type;
+	int len;
+	const void *data;
+};
+
+#define GENL_RAW_STRING	(-1)
+#define ATTR_FLAG(type)			{ (type), 0, NULL }
+#define ATTR_U16(type, v)		{ (type), 2, &(uint16_t){ (v) } }
+#define ATTR_U32(type, v)		{ (type), 4, &(uint32_t){ (v) } }
+#define ATTR_U64(type, v)		{ (type), 8, &(uint64_t){ (v) } }
+#define ATTR_STR(type, s)		{ (type), GENL_RAW_STRING, (s) }
+#define ATTR_BYTES(type, len, data)	{ (type), (len), (data) }
+
+/* The attributes of a request, as genl_raw_msg()'s last two arguments. */
+#define GENL_ATTRS(...)							\
+	(const struct genl_raw_attr[]){ __VA_ARGS__ },			\
+	sizeof((const struct genl_raw_attr[]){ __VA_ARGS__ }) /	\
+		sizeof(struct genl_raw_attr)
+
+/* Room for the longest attribute the tests send (a cgroup path) twice. */
+#define GENL_RAW_MSG_SIZE	(2 * (WSC_TRACE_CGROUP_MAX + 1))
+
+/*
+ * A request for @cmd of @family (NLM_F_DUMP in @flags makes it a dump)
+ * carrying the @n attributes @attrs in that order.
+ */
+static inline struct nl_msg *genl_raw_msg(int family, uint8_t cmd, int flags,
+					  const struct genl_raw_attr *attrs,
+					  size_t n)
+{
+	struct nl_msg *msg = nlmsg_alloc_size(GENL_RAW_MSG_SIZE);
+	const struct genl_raw_attr *a;
+	int len;
+
+	ASSERT_TRUE(msg);
+	ASSERT_TRUE(genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, family, 0,
+				flags, cmd, WSC_LAT_GENL_VERSION));
+	for (a = attrs; a < attrs + n; a++) {
+		len = a->len == GENL_RAW_STRING ? (int)strlen(a->data) + 1 :
+						  a->len;
+		ASSERT_EQ(nla_put(msg, a->type, len, a->data), 0);
+	}
+	return msg;
 }
 
 /* The extended ack's TLVs: the message, a missing type, an offset. */
@@ -197,6 +249,12 @@ static inline void genl_raw_send(struct nl_sock *sk, struct nl_msg *msg,
 		       __LINE__, (r)->msg, (text));			\
 		wsc_test_failed = 1;					\
 	}								\
+} while (0)
+
+/* As EXPECT_REFUSED(), and the ack names the offending attribute. */
+#define EXPECT_ATTR_REFUSED(r, errno_, text) do {			\
+	EXPECT_REFUSED(r, errno_, text);				\
+	EXPECT_TRUE((r)->bad_attr);					\
 } while (0)
 
 #endif /* WSC_TEST_GENL_RAW_H */

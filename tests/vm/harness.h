@@ -10,6 +10,7 @@
 #define WSC_TEST_HARNESS_H
 
 #include <errno.h>
+#include <grp.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -93,6 +94,47 @@ static inline void wsc_test_register(const char *name, void (*fn)(void))
 	printf("\n");							\
 	fflush(stdout);							\
 } while (0)
+
+/*
+ * Run @fn(@arg) in a child process of its own, which exits with its
+ * verdict: its EXPECTs and ASSERTs count there, and in the caller only
+ * through the wait status returned.  SIGALRM ends it after @timeout
+ * seconds (0: never).
+ */
+static inline int wsc_test_in_child(void (*fn)(void *), void *arg,
+				    unsigned int timeout)
+{
+	int status;
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		alarm(timeout);
+		fn(arg);
+		fflush(stdout);
+		_exit(wsc_test_failed);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		ASSERT_EQ(errno, EINTR);
+	return status;
+}
+
+/* @fn(@arg), run in a child of its own, passed. */
+#define EXPECT_CHILD_PASSES(fn, arg) do {				\
+	int _status = wsc_test_in_child((fn), (arg), 0);		\
+									\
+	EXPECT_TRUE(WIFEXITED(_status) && WEXITSTATUS(_status) == 0);	\
+} while (0)
+
+/* Drop every capability for good: all ids 65534, no groups. */
+static inline void become_nobody(void)
+{
+	ASSERT_EQ(setgroups(0, NULL), 0);
+	ASSERT_EQ(setresgid(65534, 65534, 65534), 0);
+	ASSERT_EQ(setresuid(65534, 65534, 65534), 0);
+}
 
 static inline int wsc_test_run_one(int n, const struct wsc_test *t)
 {

@@ -144,12 +144,7 @@ static int lat_on_valid(struct nl_msg *msg, void *arg)
 static struct nl_msg *lat_msg(const struct lat_sock *ls, uint8_t cmd,
 			      int flags)
 {
-	struct nl_msg *msg = nlmsg_alloc();
-
-	ASSERT_TRUE(msg);
-	ASSERT_TRUE(genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, ls->family, 0,
-				flags, cmd, WSC_LAT_GENL_VERSION));
-	return msg;
+	return genl_raw_msg(ls->family, cmd, flags, NULL, 0);
 }
 
 /* Send @msg (and free it), then read everything that answers it. */
@@ -161,6 +156,11 @@ static void lat_send(struct lat_sock *ls, struct nl_msg *msg,
 	/* A RUN is answered when its run ends: this blocks meanwhile. */
 	genl_raw_send(ls->sk, msg, &r->ack, lat_on_valid, r);
 }
+
+/* @cmd with the attributes given (genl_raw.h's ATTR_*()), in that order. */
+#define lat_request(ls, cmd, flags, r, ...)				\
+	lat_send((ls), genl_raw_msg((ls)->family, (cmd), (flags),	\
+				    GENL_ATTRS(__VA_ARGS__)), (r))
 
 /* RUN @exp with @iterations (0: none given) on @ncpus CPUs of @cpus. */
 static void lat_run(struct lat_sock *ls, const char *exp, uint32_t iterations,
@@ -203,12 +203,10 @@ TEST(run_without_experiment)
 {
 	struct lat_sock ls;
 	struct lat_reply r;
-	struct nl_msg *msg;
 
 	lat_open(&ls);
-	msg = lat_msg(&ls, WSC_LAT_CMD_RUN, 0);
-	ASSERT_EQ(nla_put_u32(msg, WSC_LAT_A_ITERATIONS, SMALL_RUN), 0);
-	lat_send(&ls, msg, &r);
+	lat_request(&ls, WSC_LAT_CMD_RUN, 0, &r,
+		    ATTR_U32(WSC_LAT_A_ITERATIONS, SMALL_RUN));
 	EXPECT_REFUSED(&r, EINVAL, "EXPERIMENT is required");
 	EXPECT_EQ(r.miss_type, WSC_LAT_A_EXPERIMENT);
 
@@ -237,21 +235,17 @@ TEST(unknown_attribute_type)
 {
 	struct lat_sock ls;
 	struct lat_reply r;
-	struct nl_msg *msg;
 
 	lat_open(&ls);
-	msg = lat_msg(&ls, WSC_LAT_CMD_RUN, 0);
-	ASSERT_EQ(nla_put_string(msg, WSC_LAT_A_EXPERIMENT, "spinlock"), 0);
-	ASSERT_EQ(nla_put_u32(msg, WSC_LAT_A_MAX + 1, 1), 0);
-	lat_send(&ls, msg, &r);
-	EXPECT_REFUSED(&r, EINVAL, "Unknown attribute type");
-	EXPECT_TRUE(r.bad_attr);
+	lat_request(&ls, WSC_LAT_CMD_RUN, 0, &r,
+		    ATTR_STR(WSC_LAT_A_EXPERIMENT, "spinlock"),
+		    ATTR_U32(WSC_LAT_A_MAX + 1, 1));
+	EXPECT_ATTR_REFUSED(&r, EINVAL, "Unknown attribute type");
 
 	/* Attribute 0 is unused: just as unknown. */
-	msg = lat_msg(&ls, WSC_LAT_CMD_GET_STATS, 0);
-	ASSERT_EQ(nla_put_string(msg, WSC_LAT_A_EXPERIMENT, "spinlock"), 0);
-	ASSERT_EQ(nla_put_u32(msg, WSC_LAT_A_UNSPEC, 1), 0);
-	lat_send(&ls, msg, &r);
+	lat_request(&ls, WSC_LAT_CMD_GET_STATS, 0, &r,
+		    ATTR_STR(WSC_LAT_A_EXPERIMENT, "spinlock"),
+		    ATTR_U32(WSC_LAT_A_UNSPEC, 1));
 	EXPECT_REFUSED(&r, EINVAL, "Unknown attribute type");
 }
 
@@ -259,34 +253,28 @@ TEST(attribute_the_command_does_not_take)
 {
 	struct lat_sock ls;
 	struct lat_reply r;
-	struct nl_msg *msg;
 
 	lat_open(&ls);
-	msg = lat_msg(&ls, WSC_LAT_CMD_RUN, 0);
-	ASSERT_EQ(nla_put_string(msg, WSC_LAT_A_EXPERIMENT, "spinlock"), 0);
-	ASSERT_EQ(nla_put_u64(msg, WSC_LAT_A_SAMPLE, 1), 0);
-	lat_send(&ls, msg, &r);
-	EXPECT_REFUSED(&r, EINVAL, "Unsupported attribute");
-	EXPECT_TRUE(r.bad_attr);
+	lat_request(&ls, WSC_LAT_CMD_RUN, 0, &r,
+		    ATTR_STR(WSC_LAT_A_EXPERIMENT, "spinlock"),
+		    ATTR_U64(WSC_LAT_A_SAMPLE, 1));
+	EXPECT_ATTR_REFUSED(&r, EINVAL, "Unsupported attribute");
 
 	/* CPU is RUN's, not GET_STATS's. */
-	msg = lat_msg(&ls, WSC_LAT_CMD_GET_STATS, 0);
-	ASSERT_EQ(nla_put_string(msg, WSC_LAT_A_EXPERIMENT, "spinlock"), 0);
-	ASSERT_EQ(nla_put_u32(msg, WSC_LAT_A_CPU, 0), 0);
-	lat_send(&ls, msg, &r);
+	lat_request(&ls, WSC_LAT_CMD_GET_STATS, 0, &r,
+		    ATTR_STR(WSC_LAT_A_EXPERIMENT, "spinlock"),
+		    ATTR_U32(WSC_LAT_A_CPU, 0));
 	EXPECT_REFUSED(&r, EINVAL, "Unsupported attribute");
 
 	/* Nor does RESET take ITERATIONS. */
-	msg = lat_msg(&ls, WSC_LAT_CMD_RESET, 0);
-	ASSERT_EQ(nla_put_u32(msg, WSC_LAT_A_ITERATIONS, 1), 0);
-	lat_send(&ls, msg, &r);
+	lat_request(&ls, WSC_LAT_CMD_RESET, 0, &r,
+		    ATTR_U32(WSC_LAT_A_ITERATIONS, 1));
 	EXPECT_REFUSED(&r, EINVAL, "Unsupported attribute");
 
 	/* Dumps are checked by the same policy. */
-	msg = lat_msg(&ls, WSC_LAT_CMD_GET_SAMPLES, NLM_F_DUMP);
-	ASSERT_EQ(nla_put_string(msg, WSC_LAT_A_EXPERIMENT, "spinlock"), 0);
-	ASSERT_EQ(nla_put_u64(msg, WSC_LAT_A_FIRST_INDEX, 5), 0);
-	lat_send(&ls, msg, &r);
+	lat_request(&ls, WSC_LAT_CMD_GET_SAMPLES, NLM_F_DUMP, &r,
+		    ATTR_STR(WSC_LAT_A_EXPERIMENT, "spinlock"),
+		    ATTR_U64(WSC_LAT_A_FIRST_INDEX, 5));
 	EXPECT_REFUSED(&r, EINVAL, "Unsupported attribute");
 	EXPECT_FALSE(r.in_done);
 }
@@ -302,8 +290,7 @@ TEST(experiment_name_too_long)
 	memset(name, 'x', WSC_LAT_NAME_MAX + 1);
 	name[WSC_LAT_NAME_MAX + 1] = '\0';
 	lat_run(&ls, name, SMALL_RUN, NULL, 0, &r);
-	EXPECT_REFUSED(&r, EINVAL, "Attribute failed policy validation");
-	EXPECT_TRUE(r.bad_attr);
+	EXPECT_ATTR_REFUSED(&r, EINVAL, "Attribute failed policy validation");
 
 	/* At the limit it passes the policy, and is merely unknown. */
 	name[WSC_LAT_NAME_MAX] = '\0';
@@ -315,12 +302,10 @@ TEST(experiment_name_not_terminated)
 {
 	struct lat_sock ls;
 	struct lat_reply r;
-	struct nl_msg *msg;
 
 	lat_open(&ls);
-	msg = lat_msg(&ls, WSC_LAT_CMD_GET_STATS, 0);
-	ASSERT_EQ(nla_put(msg, WSC_LAT_A_EXPERIMENT, 8, "spinlock"), 0);
-	lat_send(&ls, msg, &r);
+	lat_request(&ls, WSC_LAT_CMD_GET_STATS, 0, &r,
+		    ATTR_BYTES(WSC_LAT_A_EXPERIMENT, 8, "spinlock"));
 	EXPECT_REFUSED(&r, EINVAL, "Attribute failed policy validation");
 }
 
@@ -328,22 +313,17 @@ TEST(iterations_wrong_length)
 {
 	struct lat_sock ls;
 	struct lat_reply r;
-	struct nl_msg *msg;
 
 	lat_open(&ls);
-	msg = lat_msg(&ls, WSC_LAT_CMD_RUN, 0);
-	ASSERT_EQ(nla_put_string(msg, WSC_LAT_A_EXPERIMENT, "spinlock"), 0);
-	ASSERT_EQ(nla_put_u64(msg, WSC_LAT_A_ITERATIONS, SMALL_RUN), 0);
-	lat_send(&ls, msg, &r);
-	EXPECT_REFUSED(&r, EINVAL, "invalid attribute length");
-	EXPECT_TRUE(r.bad_attr);
+	lat_request(&ls, WSC_LAT_CMD_RUN, 0, &r,
+		    ATTR_STR(WSC_LAT_A_EXPERIMENT, "spinlock"),
+		    ATTR_U64(WSC_LAT_A_ITERATIONS, SMALL_RUN));
+	EXPECT_ATTR_REFUSED(&r, EINVAL, "invalid attribute length");
 
 	/* A CPU as u64 is refused the same way, every one of them. */
-	msg = lat_msg(&ls, WSC_LAT_CMD_RUN, 0);
-	ASSERT_EQ(nla_put_string(msg, WSC_LAT_A_EXPERIMENT, "semaphore"), 0);
-	ASSERT_EQ(nla_put_u32(msg, WSC_LAT_A_CPU, 0), 0);
-	ASSERT_EQ(nla_put_u64(msg, WSC_LAT_A_CPU, 1), 0);
-	lat_send(&ls, msg, &r);
+	lat_request(&ls, WSC_LAT_CMD_RUN, 0, &r,
+		    ATTR_STR(WSC_LAT_A_EXPERIMENT, "semaphore"),
+		    ATTR_U32(WSC_LAT_A_CPU, 0), ATTR_U64(WSC_LAT_A_CPU, 1));
 	EXPECT_REFUSED(&r, EINVAL, "invalid attribute length");
 }
 
@@ -351,16 +331,13 @@ TEST(iterations_out_of_range)
 {
 	struct lat_sock ls;
 	struct lat_reply r;
-	struct nl_msg *msg;
 
 	lat_open(&ls);
 	/* lat_run() leaves a 0 out, so build this one by hand. */
-	msg = lat_msg(&ls, WSC_LAT_CMD_RUN, 0);
-	ASSERT_EQ(nla_put_string(msg, WSC_LAT_A_EXPERIMENT, "spinlock"), 0);
-	ASSERT_EQ(nla_put_u32(msg, WSC_LAT_A_ITERATIONS, 0), 0);
-	lat_send(&ls, msg, &r);
-	EXPECT_REFUSED(&r, ERANGE, "integer out of range");
-	EXPECT_TRUE(r.bad_attr);
+	lat_request(&ls, WSC_LAT_CMD_RUN, 0, &r,
+		    ATTR_STR(WSC_LAT_A_EXPERIMENT, "spinlock"),
+		    ATTR_U32(WSC_LAT_A_ITERATIONS, 0));
+	EXPECT_ATTR_REFUSED(&r, ERANGE, "integer out of range");
 
 	lat_run(&ls, "spinlock", WSC_LAT_MAX_ITERATIONS + 1, NULL, 0, &r);
 	EXPECT_REFUSED(&r, ERANGE, "integer out of range");
@@ -490,20 +467,12 @@ TEST(reserved_header_field)
 	struct nl_msg *msg;
 
 	lat_open(&ls);
-	msg = lat_msg(&ls, WSC_LAT_CMD_GET_STATS, 0);
-	ASSERT_EQ(nla_put_string(msg, WSC_LAT_A_EXPERIMENT, "spinlock"), 0);
+	msg = genl_raw_msg(ls.family, WSC_LAT_CMD_GET_STATS, 0,
+			   GENL_ATTRS(ATTR_STR(WSC_LAT_A_EXPERIMENT, "spinlock")));
 	hdr = nlmsg_data(nlmsg_hdr(msg));
 	hdr->reserved = 1;
 	lat_send(&ls, msg, &r);
 	EXPECT_REFUSED(&r, EINVAL, "reserved field is not 0");
-}
-
-/* Drop every capability for good: all ids 65534, no groups. */
-static void become_nobody(void)
-{
-	ASSERT_EQ(setgroups(0, NULL), 0);
-	ASSERT_EQ(setresgid(65534, 65534, 65534), 0);
-	ASSERT_EQ(setresuid(65534, 65534, 65534), 0);
 }
 
 TEST(unprivileged_run_and_reset)

@@ -20,47 +20,48 @@
 #include "trace_genl.h"
 #include "trace_target.h"
 
+/*
+ * A test on a socket of its own, guarded (TRACE_TEST()): its body gets
+ * @ts, the socket, and @r for the replies, and must leave no trace
+ * behind.
+ */
+#define SOCKET_TEST(name)						\
+	static void on_socket_##name(struct trace_sock *ts,		\
+				     struct trace_reply *r);		\
+	TRACE_TEST(name)						\
+	{								\
+		struct trace_sock ts;					\
+		struct trace_reply r;					\
+									\
+		trace_open(&ts);					\
+		on_socket_##name(&ts, &r);				\
+		expect_idle(&ts);					\
+	}								\
+	static void on_socket_##name(struct trace_sock *ts,		\
+				     struct trace_reply *r)
+
 /* ---- START: what the policy refuses ---- */
 
-TRACE_TEST(start_without_target)
+SOCKET_TEST(start_without_target)
 {
-	struct trace_sock ts;
-	struct trace_reply r;
-
-	trace_open(&ts);
-	trace_cmd(&ts, WSC_LAT_CMD_TRACE_START, &r);
-	EXPECT_REFUSED(&r, EINVAL, "a target is required");
-	EXPECT_FALSE(r.bad_attr);
-	expect_idle(&ts);
+	trace_cmd(ts, WSC_LAT_CMD_TRACE_START, r);
+	EXPECT_REFUSED(r, EINVAL, "a target is required");
+	EXPECT_FALSE(r->bad_attr);
 }
 
-TRACE_TEST(start_with_both_targets)
+SOCKET_TEST(start_with_both_targets)
 {
-	struct trace_sock ts;
-	struct trace_reply r;
-	struct nl_msg *msg;
-
-	trace_open(&ts);
-	msg = trace_msg(&ts, WSC_LAT_CMD_TRACE_START, 0);
-	ASSERT_EQ(nla_put_u32(msg, WSC_LAT_A_TRACE_PID, getpid()), 0);
-	ASSERT_EQ(nla_put_string(msg, WSC_LAT_A_TRACE_CGROUP, "/"), 0);
-	trace_send(&ts, msg, &r);
-	EXPECT_REFUSED(&r, EINVAL, "not both");
-	EXPECT_TRUE(r.bad_attr);
-	expect_idle(&ts);
+	trace_request(ts, WSC_LAT_CMD_TRACE_START, r,
+		      ATTR_U32(WSC_LAT_A_TRACE_PID, getpid()),
+		      ATTR_STR(WSC_LAT_A_TRACE_CGROUP, "/"));
+	EXPECT_ATTR_REFUSED(r, EINVAL, "not both");
 }
 
 /* NLA_POLICY_MIN(NLA_U32, 1): 6.1's range check answers -ERANGE. */
-TRACE_TEST(start_pid_zero)
+SOCKET_TEST(start_pid_zero)
 {
-	struct trace_sock ts;
-	struct trace_reply r;
-
-	trace_open(&ts);
-	trace_start_pid(&ts, 0, &r);
-	EXPECT_REFUSED(&r, ERANGE, "integer out of range");
-	EXPECT_TRUE(r.bad_attr);
-	expect_idle(&ts);
+	trace_start_pid(ts, 0, r);
+	EXPECT_ATTR_REFUSED(r, ERANGE, "integer out of range");
 }
 
 /*
@@ -68,33 +69,20 @@ TRACE_TEST(start_pid_zero)
  * before the range, with -EINVAL.  The pid would not exist anyway, so a
  * policy that let it through could not start a trace.
  */
-TRACE_TEST(start_pid_wrong_shape)
+SOCKET_TEST(start_pid_wrong_shape)
 {
-	struct trace_sock ts;
-	struct trace_reply r;
-	struct nl_msg *msg;
-
 	need_no_such_pid();
-	trace_open(&ts);
-	msg = trace_msg(&ts, WSC_LAT_CMD_TRACE_START, 0);
-	ASSERT_EQ(nla_put_u16(msg, WSC_LAT_A_TRACE_PID, 1), 0);
-	trace_send(&ts, msg, &r);
-	EXPECT_REFUSED(&r, EINVAL, "invalid attribute length");
-	EXPECT_TRUE(r.bad_attr);
-
-	msg = trace_msg(&ts, WSC_LAT_CMD_TRACE_START, 0);
-	ASSERT_EQ(nla_put_u64(msg, WSC_LAT_A_TRACE_PID, NO_SUCH_PID), 0);
-	trace_send(&ts, msg, &r);
-	EXPECT_REFUSED(&r, EINVAL, "invalid attribute length");
-	EXPECT_TRUE(r.bad_attr);
+	trace_request(ts, WSC_LAT_CMD_TRACE_START, r,
+		      ATTR_U16(WSC_LAT_A_TRACE_PID, 1));
+	EXPECT_ATTR_REFUSED(r, EINVAL, "invalid attribute length");
+	trace_request(ts, WSC_LAT_CMD_TRACE_START, r,
+		      ATTR_U64(WSC_LAT_A_TRACE_PID, NO_SUCH_PID));
+	EXPECT_ATTR_REFUSED(r, EINVAL, "invalid attribute length");
 
 	/* A u32 flagged as a nest is refused too. */
-	msg = trace_msg(&ts, WSC_LAT_CMD_TRACE_START, 0);
-	ASSERT_EQ(nla_put_u32(msg, WSC_LAT_A_TRACE_PID | NLA_F_NESTED,
-			      NO_SUCH_PID), 0);
-	trace_send(&ts, msg, &r);
-	EXPECT_REFUSED(&r, EINVAL, "NLA_F_NESTED not expected");
-	expect_idle(&ts);
+	trace_request(ts, WSC_LAT_CMD_TRACE_START, r,
+		      ATTR_U32(WSC_LAT_A_TRACE_PID | NLA_F_NESTED, NO_SUCH_PID));
+	EXPECT_REFUSED(r, EINVAL, "NLA_F_NESTED not expected");
 }
 
 /*
@@ -102,39 +90,23 @@ TRACE_TEST(start_pid_wrong_shape)
  * (one byte, the NUL) the handler refuses: cgroup_get_from_path("") would
  * return the root of the hierarchy and trace every task.
  */
-TRACE_TEST(start_cgroup_empty)
+SOCKET_TEST(start_cgroup_empty)
 {
-	struct trace_sock ts;
-	struct trace_reply r;
-	struct nl_msg *msg;
-
-	trace_open(&ts);
-	msg = trace_msg(&ts, WSC_LAT_CMD_TRACE_START, 0);
-	ASSERT_EQ(nla_put(msg, WSC_LAT_A_TRACE_CGROUP, 0, ""), 0);
-	trace_send(&ts, msg, &r);
-	EXPECT_REFUSED(&r, EINVAL, "Attribute failed policy validation");
-	EXPECT_TRUE(r.bad_attr);
-	expect_idle(&ts);
+	trace_request(ts, WSC_LAT_CMD_TRACE_START, r,
+		      ATTR_BYTES(WSC_LAT_A_TRACE_CGROUP, 0, ""));
+	EXPECT_ATTR_REFUSED(r, EINVAL, "Attribute failed policy validation");
+	expect_idle(ts);
 
 	/* "" would walk to the root and trace every task: refused. */
-	trace_start_cgroup(&ts, "", &r);
-	EXPECT_REFUSED(&r, EINVAL, "empty");
-	expect_idle(&ts);
+	trace_start_cgroup(ts, "", r);
+	EXPECT_REFUSED(r, EINVAL, "empty");
 }
 
-TRACE_TEST(start_cgroup_not_terminated)
+SOCKET_TEST(start_cgroup_not_terminated)
 {
-	struct trace_sock ts;
-	struct trace_reply r;
-	struct nl_msg *msg;
-
-	trace_open(&ts);
-	msg = trace_msg(&ts, WSC_LAT_CMD_TRACE_START, 0);
-	ASSERT_EQ(nla_put(msg, WSC_LAT_A_TRACE_CGROUP, 4, "/abc"), 0);
-	trace_send(&ts, msg, &r);
-	EXPECT_REFUSED(&r, EINVAL, "Attribute failed policy validation");
-	EXPECT_TRUE(r.bad_attr);
-	expect_idle(&ts);
+	trace_request(ts, WSC_LAT_CMD_TRACE_START, r,
+		      ATTR_BYTES(WSC_LAT_A_TRACE_CGROUP, 4, "/abc"));
+	EXPECT_ATTR_REFUSED(r, EINVAL, "Attribute failed policy validation");
 }
 
 /*
@@ -142,80 +114,53 @@ TRACE_TEST(start_cgroup_not_terminated)
  * one more does not: the policy looks for the NUL in the first
  * WSC_TRACE_CGROUP_MAX + 1 bytes.
  */
-TRACE_TEST(start_cgroup_too_long)
+SOCKET_TEST(start_cgroup_too_long)
 {
 	static char path[WSC_TRACE_CGROUP_MAX + 2];
-	struct trace_sock ts;
-	struct trace_reply r;
 
-	trace_open(&ts);
 	memset(path, 'x', sizeof(path) - 1);
 	path[0] = '/';
 	path[WSC_TRACE_CGROUP_MAX + 1] = '\0';
-	trace_start_cgroup(&ts, path, &r);
-	EXPECT_REFUSED(&r, EINVAL, "Attribute failed policy validation");
-	EXPECT_TRUE(r.bad_attr);
+	trace_start_cgroup(ts, path, r);
+	EXPECT_ATTR_REFUSED(r, EINVAL, "Attribute failed policy validation");
 
 	path[WSC_TRACE_CGROUP_MAX] = '\0';
-	trace_start_cgroup(&ts, path, &r);
-	EXPECT_REFUSED(&r, ENOENT, "no such cgroup");
-	expect_idle(&ts);
+	trace_start_cgroup(ts, path, r);
+	EXPECT_REFUSED(r, ENOENT, "no such cgroup");
 }
 
-TRACE_TEST(start_unknown_attribute_type)
+SOCKET_TEST(start_unknown_attribute_type)
 {
-	struct trace_sock ts;
-	struct trace_reply r;
-	struct nl_msg *msg;
-
 	need_no_such_pid();
-	trace_open(&ts);
-	msg = trace_msg(&ts, WSC_LAT_CMD_TRACE_START, 0);
-	ASSERT_EQ(nla_put_u32(msg, WSC_LAT_A_TRACE_PID, NO_SUCH_PID), 0);
-	ASSERT_EQ(nla_put_u32(msg, WSC_LAT_A_MAX + 1, 1), 0);
-	trace_send(&ts, msg, &r);
-	EXPECT_REFUSED(&r, EINVAL, "Unknown attribute type");
-	EXPECT_TRUE(r.bad_attr);
-	expect_idle(&ts);
+	trace_request(ts, WSC_LAT_CMD_TRACE_START, r,
+		      ATTR_U32(WSC_LAT_A_TRACE_PID, NO_SUCH_PID),
+		      ATTR_U32(WSC_LAT_A_MAX + 1, 1));
+	EXPECT_ATTR_REFUSED(r, EINVAL, "Unknown attribute type");
 }
 
 /* Attributes of the family that START does not take. */
-TRACE_TEST(start_unsupported_attribute)
+SOCKET_TEST(start_unsupported_attribute)
 {
-	struct trace_sock ts;
-	struct trace_reply r;
-	struct nl_msg *msg;
-
 	need_no_such_pid();
-	trace_open(&ts);
-	msg = trace_msg(&ts, WSC_LAT_CMD_TRACE_START, 0);
-	ASSERT_EQ(nla_put_u32(msg, WSC_LAT_A_TRACE_PID, NO_SUCH_PID), 0);
-	ASSERT_EQ(nla_put_string(msg, WSC_LAT_A_EXPERIMENT, "spinlock"), 0);
-	trace_send(&ts, msg, &r);
-	EXPECT_REFUSED(&r, EINVAL, "Unsupported attribute");
-	EXPECT_TRUE(r.bad_attr);
+	trace_request(ts, WSC_LAT_CMD_TRACE_START, r,
+		      ATTR_U32(WSC_LAT_A_TRACE_PID, NO_SUCH_PID),
+		      ATTR_STR(WSC_LAT_A_EXPERIMENT, "spinlock"));
+	EXPECT_ATTR_REFUSED(r, EINVAL, "Unsupported attribute");
 
 	/* An output attribute is no input either. */
-	msg = trace_msg(&ts, WSC_LAT_CMD_TRACE_START, 0);
-	ASSERT_EQ(nla_put_u32(msg, WSC_LAT_A_TRACE_PID, NO_SUCH_PID), 0);
-	ASSERT_EQ(nla_put_u32(msg, WSC_LAT_A_TRACE_STATE, WSC_TRACE_ACTIVE), 0);
-	trace_send(&ts, msg, &r);
-	EXPECT_REFUSED(&r, EINVAL, "Unsupported attribute");
-	expect_idle(&ts);
+	trace_request(ts, WSC_LAT_CMD_TRACE_START, r,
+		      ATTR_U32(WSC_LAT_A_TRACE_PID, NO_SUCH_PID),
+		      ATTR_U32(WSC_LAT_A_TRACE_STATE, WSC_TRACE_ACTIVE));
+	EXPECT_REFUSED(r, EINVAL, "Unsupported attribute");
 }
 
 /* ---- START: targets that cannot be traced ---- */
 
-TRACE_TEST(start_no_such_process)
+SOCKET_TEST(start_no_such_process)
 {
-	struct trace_sock ts;
-	struct trace_reply r;
-
 	need_no_such_pid();
-	trace_open(&ts);
-	trace_start_pid(&ts, NO_SUCH_PID, &r);
-	EXPECT_REFUSED(&r, ESRCH, "no such process");
-	expect_idle(&ts);
+	trace_start_pid(ts, NO_SUCH_PID, r);
+	EXPECT_REFUSED(r, ESRCH, "no such process");
 }
 
 /*
@@ -225,43 +170,36 @@ TRACE_TEST(start_no_such_process)
  * parent's trace follows the parent alone (the tests' shell, waiting for
  * this process), the self-trace this process and a child forked after.
  */
-TRACE_TEST(start_starter_left_out_unless_named)
+SOCKET_TEST(start_starter_left_out_unless_named)
 {
-	struct trace_sock ts;
-	struct trace_reply r;
 	pid_t child;
 	int status;
 
-	trace_open(&ts);
-	trace_start_pid(&ts, getppid(), &r);
-	ASSERT_OK(&r, "START of the parent");
-	trace_status(&ts, &r);
-	EXPECT_EQ(r.val[WSC_LAT_A_TRACE_TASKS], 1);
-	trace_stop_and_reset(&ts);
+	trace_start_pid(ts, getppid(), r);
+	ASSERT_OK(r, "START of the parent");
+	trace_status(ts, r);
+	EXPECT_EQ(r->val[WSC_LAT_A_TRACE_TASKS], 1);
+	trace_stop_and_reset(ts);
 
-	trace_start_pid(&ts, getpid(), &r);
-	ASSERT_OK(&r, "START of this process");
+	trace_start_pid(ts, getpid(), r);
+	ASSERT_OK(r, "START of this process");
 	child = fork();
 	ASSERT_GE(child, 0);
 	if (child == 0)
 		_exit(0);
 	ASSERT_EQ(waitpid(child, &status, 0), child);
-	trace_status(&ts, &r);
-	EXPECT_EQ(r.val[WSC_LAT_A_TRACE_TASKS], 2);
-	trace_stop_and_reset(&ts);
-	expect_idle(&ts);
+	trace_status(ts, r);
+	EXPECT_EQ(r->val[WSC_LAT_A_TRACE_TASKS], 2);
+	trace_stop_and_reset(ts);
 }
 
 /* A zombie still has its pid, but is past its exit: nothing to follow. */
-TRACE_TEST(start_exited_process)
+SOCKET_TEST(start_exited_process)
 {
-	struct trace_sock ts;
-	struct trace_reply r;
 	uint64_t deadline;
 	pid_t pid;
 	int status;
 
-	trace_open(&ts);
 	fflush(stdout);
 	pid = fork();
 	ASSERT_GE(pid, 0);
@@ -276,16 +214,13 @@ TRACE_TEST(start_exited_process)
 		}
 		usleep(10000);
 	}
-	trace_start_pid(&ts, pid, &r);
+	trace_start_pid(ts, pid, r);
 	waitpid(pid, &status, 0);
-	EXPECT_REFUSED(&r, ESRCH, "the process is exiting");
-	expect_idle(&ts);
+	EXPECT_REFUSED(r, ESRCH, "the process is exiting");
 }
 
-TRACE_TEST(start_kernel_thread)
+SOCKET_TEST(start_kernel_thread)
 {
-	struct trace_sock ts;
-	struct trace_reply r;
 	char comm[32] = "";
 	FILE *f;
 
@@ -298,10 +233,8 @@ TRACE_TEST(start_kernel_thread)
 		SKIP("pid 2 is not kthreadd here");
 	}
 	fclose(f);
-	trace_open(&ts);
-	trace_start_pid(&ts, 2, &r);
-	EXPECT_REFUSED(&r, EINVAL, "kernel thread");
-	expect_idle(&ts);
+	trace_start_pid(ts, 2, r);
+	EXPECT_REFUSED(r, EINVAL, "kernel thread");
 }
 
 /*
@@ -309,10 +242,8 @@ TRACE_TEST(start_kernel_thread)
  * which exists whether or not it is mounted; /sys/fs/cgroup is only
  * looked at to confirm that the root has a cgroup.procs file.
  */
-TRACE_TEST(start_bad_cgroup)
+SOCKET_TEST(start_bad_cgroup)
 {
-	struct trace_sock ts;
-	struct trace_reply r;
 	struct statfs sfs;
 	struct stat st;
 
@@ -323,17 +254,15 @@ TRACE_TEST(start_bad_cgroup)
 	} else {
 		TH_LOG("cgroup2 is not mounted at /sys/fs/cgroup; the kernel does not need it");
 	}
-	trace_open(&ts);
-	trace_start_cgroup(&ts, "/wsc-no-such-cgroup", &r);
-	EXPECT_REFUSED(&r, ENOENT, "no such cgroup");
+	trace_start_cgroup(ts, "/wsc-no-such-cgroup", r);
+	EXPECT_REFUSED(r, ENOENT, "no such cgroup");
 
-	trace_start_cgroup(&ts, "/cgroup.procs", &r);
-	EXPECT_REFUSED(&r, ENOTDIR, "not a cgroup");
+	trace_start_cgroup(ts, "/cgroup.procs", r);
+	EXPECT_REFUSED(r, ENOTDIR, "not a cgroup");
 
 	/* Below a file there is nothing at all. */
-	trace_start_cgroup(&ts, "/cgroup.procs/x", &r);
-	EXPECT_REFUSED(&r, ENOENT, "no such cgroup");
-	expect_idle(&ts);
+	trace_start_cgroup(ts, "/cgroup.procs/x", r);
+	EXPECT_REFUSED(r, ENOENT, "no such cgroup");
 }
 
 /* ---- the other commands take a trace's number and nothing else ---- */
@@ -349,42 +278,28 @@ static const uint8_t no_attr_cmds[] = {
  * no trace says -EINVAL, not -ENOENT, and no dump starts (NLMSG_ERROR,
  * not NLMSG_DONE).
  */
-TRACE_TEST(other_commands_take_only_a_number)
+SOCKET_TEST(other_commands_take_only_a_number)
 {
-	struct trace_sock ts;
-	struct trace_reply r;
-	struct nl_msg *msg;
+	uint8_t cmd;
 	size_t i;
-	int flags;
 
-	trace_open(&ts);
 	for (i = 0; i < ARRAY_SIZE(no_attr_cmds); i++) {
-		flags = no_attr_cmds[i] == WSC_LAT_CMD_TRACE_FETCH ||
-			no_attr_cmds[i] == WSC_LAT_CMD_TRACE_TASKS ?
-			NLM_F_DUMP : 0;
+		cmd = no_attr_cmds[i];
+		trace_request(ts, cmd, r, ATTR_U32(WSC_LAT_A_TRACE_PID, 1));
+		EXPECT_ATTR_REFUSED(r, EINVAL, "Unsupported attribute");
+		EXPECT_FALSE(r->in_done);
+		EXPECT_EQ(r->messages, 0);
 
-		msg = trace_msg(&ts, no_attr_cmds[i], flags);
-		ASSERT_EQ(nla_put_u32(msg, WSC_LAT_A_TRACE_PID, 1), 0);
-		trace_send(&ts, msg, &r);
-		EXPECT_REFUSED(&r, EINVAL, "Unsupported attribute");
-		EXPECT_TRUE(r.bad_attr);
-		EXPECT_FALSE(r.in_done);
-		EXPECT_EQ(r.messages, 0);
+		trace_request(ts, cmd, r,
+			      ATTR_STR(WSC_LAT_A_EXPERIMENT, "mutex"));
+		EXPECT_REFUSED(r, EINVAL, "Unsupported attribute");
+		EXPECT_FALSE(r->in_done);
 
-		msg = trace_msg(&ts, no_attr_cmds[i], flags);
-		ASSERT_EQ(nla_put_string(msg, WSC_LAT_A_EXPERIMENT, "mutex"), 0);
-		trace_send(&ts, msg, &r);
-		EXPECT_REFUSED(&r, EINVAL, "Unsupported attribute");
-		EXPECT_FALSE(r.in_done);
-
-		msg = trace_msg(&ts, no_attr_cmds[i], flags);
-		ASSERT_EQ(nla_put_u32(msg, WSC_LAT_A_MAX + 1, 0), 0);
-		trace_send(&ts, msg, &r);
-		EXPECT_REFUSED(&r, EINVAL, "Unknown attribute type");
-		EXPECT_FALSE(r.in_done);
-		EXPECT_EQ(r.messages, 0);
+		trace_request(ts, cmd, r, ATTR_U32(WSC_LAT_A_MAX + 1, 0));
+		EXPECT_REFUSED(r, EINVAL, "Unknown attribute type");
+		EXPECT_FALSE(r->in_done);
+		EXPECT_EQ(r->messages, 0);
 	}
-	expect_idle(&ts);
 }
 
 TEST_HARNESS_MAIN

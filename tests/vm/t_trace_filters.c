@@ -23,20 +23,24 @@ static void trace_start_filtered(struct trace_sock *ts, uint32_t pid,
 				 int nr, bool failed, uint32_t err,
 				 struct trace_reply *r)
 {
-	struct nl_msg *msg = trace_msg(ts, WSC_LAT_CMD_TRACE_START, 0);
+	struct genl_raw_attr a[4] = {
+		ATTR_BYTES(WSC_LAT_A_TRACE_PID, sizeof(pid), &pid),
+	};
 	uint8_t set[WSC_TRACE_NR_MAX / 8] = { 0 };
+	size_t n = 1;
 
-	ASSERT_EQ(nla_put_u32(msg, WSC_LAT_A_TRACE_PID, pid), 0);
 	if (nr >= 0) {
 		set[nr / 8] |= 1u << (nr % 8);
-		ASSERT_EQ(nla_put(msg, WSC_LAT_A_TRACE_CALL_SET, nr / 8 + 1,
-				  set), 0);
+		a[n++] = (struct genl_raw_attr)
+			ATTR_BYTES(WSC_LAT_A_TRACE_CALL_SET, nr / 8 + 1, set);
 	}
 	if (failed)
-		ASSERT_EQ(nla_put_flag(msg, WSC_LAT_A_TRACE_FAILED), 0);
+		a[n++] = (struct genl_raw_attr)ATTR_FLAG(WSC_LAT_A_TRACE_FAILED);
 	if (err)
-		ASSERT_EQ(nla_put_u32(msg, WSC_LAT_A_TRACE_ERRNO, err), 0);
-	trace_send(ts, msg, r);
+		a[n++] = (struct genl_raw_attr)
+			ATTR_BYTES(WSC_LAT_A_TRACE_ERRNO, sizeof(err), &err);
+	trace_send(ts, genl_raw_msg(ts->family, WSC_LAT_CMD_TRACE_START, 0,
+				    a, n), r);
 }
 
 /* The count of @err among @row's errnos, 0 if absent. */
@@ -152,14 +156,10 @@ TRACE_TEST(filter_call_set)
 	EXPECT_EQ(st.val[WSC_LAT_A_TRACE_FILTERED], 2 * FAILS + 1);
 }
 
-/* A START of this process, for a test to add an attribute to. */
-static struct nl_msg *start_of_self(struct trace_sock *ts)
-{
-	struct nl_msg *msg = trace_msg(ts, WSC_LAT_CMD_TRACE_START, 0);
-
-	ASSERT_EQ(nla_put_u32(msg, WSC_LAT_A_TRACE_PID, getpid()), 0);
-	return msg;
-}
+/* A START of this process with the attributes given besides. */
+#define start_of_self(ts, r, ...)					\
+	trace_request(ts, WSC_LAT_CMD_TRACE_START, r,			\
+		      ATTR_U32(WSC_LAT_A_TRACE_PID, getpid()), __VA_ARGS__)
 
 /* Bad filters and targets are refused before anything is attached. */
 TRACE_TEST(start_bad_filters)
@@ -167,65 +167,45 @@ TRACE_TEST(start_bad_filters)
 	uint8_t set[WSC_TRACE_NR_MAX / 8 + 1] = { 0 };
 	struct trace_sock ts;
 	struct trace_reply r;
-	struct nl_msg *msg;
 
 	trace_open(&ts);
 	/* An empty set counts nothing: a mistake, not a trace. */
-	msg = start_of_self(&ts);
-	ASSERT_EQ(nla_put(msg, WSC_LAT_A_TRACE_CALL_SET, 0, set), 0);
-	trace_send(&ts, msg, &r);
+	start_of_self(&ts, &r, ATTR_BYTES(WSC_LAT_A_TRACE_CALL_SET, 0, set));
 	EXPECT_REFUSED(&r, EINVAL, "empty");
-	msg = start_of_self(&ts);
-	ASSERT_EQ(nla_put(msg, WSC_LAT_A_TRACE_CALL_SET, 16, set), 0);
-	trace_send(&ts, msg, &r);
+	start_of_self(&ts, &r, ATTR_BYTES(WSC_LAT_A_TRACE_CALL_SET, 16, set));
 	EXPECT_REFUSED(&r, EINVAL, "names no system call");
 	/* Only a number past this kernel's last call: nothing to count. */
 	set[1000 / 8] = 1u << (1000 % 8);
-	msg = start_of_self(&ts);
-	ASSERT_EQ(nla_put(msg, WSC_LAT_A_TRACE_CALL_SET, 1000 / 8 + 1, set), 0);
-	trace_send(&ts, msg, &r);
+	start_of_self(&ts, &r,
+		      ATTR_BYTES(WSC_LAT_A_TRACE_CALL_SET, 1000 / 8 + 1, set));
 	EXPECT_REFUSED(&r, EINVAL, "names no system call");
 	/* With one it has, the others are left out. */
 	set[__NR_getppid / 8] |= 1u << (__NR_getppid % 8);
-	msg = start_of_self(&ts);
-	ASSERT_EQ(nla_put(msg, WSC_LAT_A_TRACE_CALL_SET, 1000 / 8 + 1, set), 0);
-	trace_send(&ts, msg, &r);
+	start_of_self(&ts, &r,
+		      ATTR_BYTES(WSC_LAT_A_TRACE_CALL_SET, 1000 / 8 + 1, set));
 	EXPECT_EQ(r.err, 0);
 	trace_stop_and_reset(&ts);
 	/* Longer than WSC_TRACE_NR_MAX bits: the policy's length. */
-	msg = start_of_self(&ts);
-	ASSERT_EQ(nla_put(msg, WSC_LAT_A_TRACE_CALL_SET, sizeof(set), set), 0);
-	trace_send(&ts, msg, &r);
+	start_of_self(&ts, &r,
+		      ATTR_BYTES(WSC_LAT_A_TRACE_CALL_SET, sizeof(set), set));
 	EXPECT_NE(r.err, 0);
 	EXPECT_TRUE(r.bad_attr);
 	/* Errnos 1..4095 only. */
 	trace_start_filtered(&ts, getpid(), -1, false, 0, &r);
 	EXPECT_EQ(r.err, 0);
 	trace_stop_and_reset(&ts);
-	msg = start_of_self(&ts);
-	ASSERT_EQ(nla_put_u32(msg, WSC_LAT_A_TRACE_ERRNO, 0), 0);
-	trace_send(&ts, msg, &r);
-	EXPECT_REFUSED(&r, ERANGE, "out of range");
-	EXPECT_TRUE(r.bad_attr);
-	msg = start_of_self(&ts);
-	ASSERT_EQ(nla_put_u32(msg, WSC_LAT_A_TRACE_ERRNO,
-			      WSC_TRACE_ERRNO_MAX + 1), 0);
-	trace_send(&ts, msg, &r);
+	start_of_self(&ts, &r, ATTR_U32(WSC_LAT_A_TRACE_ERRNO, 0));
+	EXPECT_ATTR_REFUSED(&r, ERANGE, "out of range");
+	start_of_self(&ts, &r,
+		      ATTR_U32(WSC_LAT_A_TRACE_ERRNO, WSC_TRACE_ERRNO_MAX + 1));
 	EXPECT_REFUSED(&r, ERANGE, "out of range");
 	/* The machine and a process: two targets. */
-	msg = start_of_self(&ts);
-	ASSERT_EQ(nla_put_flag(msg, WSC_LAT_A_TRACE_ALL), 0);
-	trace_send(&ts, msg, &r);
-	EXPECT_REFUSED(&r, EINVAL, "not both");
-	EXPECT_TRUE(r.bad_attr);
+	start_of_self(&ts, &r, ATTR_FLAG(WSC_LAT_A_TRACE_ALL));
+	EXPECT_ATTR_REFUSED(&r, EINVAL, "not both");
 	/* A number that names no trace. */
-	msg = trace_msg(&ts, WSC_LAT_CMD_TRACE_STATUS, 0);
-	ASSERT_EQ(nla_put_u64(msg, WSC_LAT_A_RUN_ID, UINT64_MAX), 0);
-	trace_send(&ts, msg, &r);
+	trace_by_number(&ts, WSC_LAT_CMD_TRACE_STATUS, UINT64_MAX, &r);
 	EXPECT_REFUSED(&r, ENOENT, "no trace of that number");
-	msg = trace_msg(&ts, WSC_LAT_CMD_TRACE_FETCH, NLM_F_DUMP);
-	ASSERT_EQ(nla_put_u64(msg, WSC_LAT_A_RUN_ID, UINT64_MAX), 0);
-	trace_send(&ts, msg, &r);
+	trace_by_number(&ts, WSC_LAT_CMD_TRACE_FETCH, UINT64_MAX, &r);
 	EXPECT_REFUSED(&r, ENOENT, "no trace of that number");
 	expect_idle(&ts);
 }
@@ -278,7 +258,6 @@ TRACE_TEST(all_tasks)
 {
 	struct trace_reply r, f, t;
 	struct trace_sock ts;
-	struct nl_msg *msg;
 	struct target tg;
 	bool found = false;
 	pid_t child;
@@ -287,9 +266,8 @@ TRACE_TEST(all_tasks)
 	trace_open(&ts);
 	target_spawn(&tg, GETPPID_CALLS);
 	child = tg.pid;
-	msg = trace_msg(&ts, WSC_LAT_CMD_TRACE_START, 0);
-	ASSERT_EQ(nla_put_flag(msg, WSC_LAT_A_TRACE_ALL), 0);
-	trace_send(&ts, msg, &r);
+	trace_request(&ts, WSC_LAT_CMD_TRACE_START, &r,
+		      ATTR_FLAG(WSC_LAT_A_TRACE_ALL));
 	ASSERT_OK(&r, "START");
 	EXPECT_TRUE(r.has[WSC_LAT_A_TRACE_ALL]);
 	EXPECT_FALSE(r.has[WSC_LAT_A_TRACE_PID]);

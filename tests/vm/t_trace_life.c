@@ -23,14 +23,6 @@
 
 /* ---- privileges ---- */
 
-/* Drop every capability for good: all ids 65534, no groups. */
-static void become_nobody(void)
-{
-	ASSERT_EQ(setgroups(0, NULL), 0);
-	ASSERT_EQ(setresgid(65534, 65534, 65534), 0);
-	ASSERT_EQ(setresuid(65534, 65534, 65534), 0);
-}
-
 /*
  * What an unprivileged caller sees of the active trace @tg is followed
  * by: START, STOP and RESET refused for lack of privilege - before any
@@ -38,8 +30,9 @@ static void become_nobody(void)
  * NLMSG_DONE, while STATUS answers.  Runs in a child of its own, which
  * exits with the verdict.
  */
-static void unprivileged_checks(pid_t traced)
+static void unprivileged_checks(void *arg)
 {
+	pid_t traced = *(pid_t *)arg;
 	struct trace_sock ts;
 	struct trace_reply r;
 
@@ -67,33 +60,32 @@ static void unprivileged_checks(pid_t traced)
 	trace_close(&ts);
 }
 
+/*
+ * Spawn @tg, a target that makes no call until woken, and start @ts's
+ * trace of it: the trace's number, as its status says.
+ */
+static uint64_t trace_quiet_target(struct trace_sock *ts, struct target *tg)
+{
+	struct trace_reply r;
+
+	target_spawn(tg, 0);
+	trace_start_pid(ts, tg->pid, &r);
+	ASSERT_OK(&r, "START");
+	trace_status(ts, &r);
+	return r.val[WSC_LAT_A_RUN_ID];
+}
+
 TRACE_TEST(unprivileged)
 {
 	struct trace_sock ts;
 	struct trace_reply r;
 	struct target tg;
 	uint64_t run_id;
-	int status;
-	pid_t pid;
 
 	trace_open(&ts);
-	target_spawn(&tg, 0);
-	trace_start_pid(&ts, tg.pid, &r);
-	ASSERT_OK(&r, "START");
-	trace_status(&ts, &r);
-	run_id = r.val[WSC_LAT_A_RUN_ID];
+	run_id = trace_quiet_target(&ts, &tg);
 
-	fflush(stdout);
-	pid = fork();
-	ASSERT_GE(pid, 0);
-	if (pid == 0) {
-		unprivileged_checks(tg.pid);
-		fflush(stdout);
-		_exit(wsc_test_failed);
-	}
-	while (waitpid(pid, &status, 0) < 0)
-		ASSERT_EQ(errno, EINTR);
-	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	EXPECT_CHILD_PASSES(unprivileged_checks, &tg.pid);
 
 	/* The refused STOP and RESET changed nothing. */
 	trace_status(&ts, &r);
@@ -209,11 +201,7 @@ TRACE_TEST(stop_active_trace)
 	uint64_t run_id;
 
 	trace_open(&ts);
-	target_spawn(&tg, 0);
-	trace_start_pid(&ts, tg.pid, &r);
-	ASSERT_OK(&r, "START");
-	trace_status(&ts, &r);
-	run_id = r.val[WSC_LAT_A_RUN_ID];
+	run_id = trace_quiet_target(&ts, &tg);
 
 	trace_cmd(&ts, WSC_LAT_CMD_TRACE_STOP, &r);
 	EXPECT_EQ(r.err, 0);
@@ -268,7 +256,6 @@ TRACE_TEST(several_traces_at_once)
 	struct target tg[WSC_TRACE_MAX / 2];
 	uint64_t id[WSC_TRACE_MAX];
 	struct trace_reply r, f;
-	struct nl_msg *msg;
 	int i;
 
 	for (i = 0; i < WSC_TRACE_MAX / 2; i++)
@@ -290,9 +277,7 @@ TRACE_TEST(several_traces_at_once)
 		EXPECT_EQ(r.val[WSC_LAT_A_TRACE_PID], tg[i / 2].pid);
 	}
 	/* ...and with one, any socket reads any trace. */
-	msg = trace_msg(&extra, WSC_LAT_CMD_TRACE_STATUS, 0);
-	ASSERT_EQ(nla_put_u64(msg, WSC_LAT_A_RUN_ID, id[3]), 0);
-	trace_send(&extra, msg, &r);
+	trace_by_number(&extra, WSC_LAT_CMD_TRACE_STATUS, id[3], &r);
 	ASSERT_OK(&r, "STATUS by number");
 	EXPECT_EQ(r.val[WSC_LAT_A_RUN_ID], id[3]);
 
@@ -312,9 +297,7 @@ TRACE_TEST(several_traces_at_once)
 
 	/* A closed socket takes its trace along. */
 	trace_close(&ts[5]);
-	msg = trace_msg(&extra, WSC_LAT_CMD_TRACE_STATUS, 0);
-	ASSERT_EQ(nla_put_u64(msg, WSC_LAT_A_RUN_ID, id[5]), 0);
-	trace_send(&extra, msg, &r);
+	trace_by_number(&extra, WSC_LAT_CMD_TRACE_STATUS, id[5], &r);
 	EXPECT_REFUSED(&r, ENOENT, "no trace of that number");
 	trace_start_pid(&extra, getpid(), &r);
 	ASSERT_OK(&r, "START in the room made");
@@ -357,6 +340,45 @@ static void become_perfmon_only(void)
 	ASSERT_EQ(syscall(SYS_capset, &hdr, data), 0);
 }
 
+/**
+ * struct their_trace - another socket's trace
+ * @id:     its number
+ * @traced: the pid it follows
+ */
+struct their_trace {
+	uint64_t id;
+	pid_t traced;
+};
+
+/*
+ * What a user with CAP_PERFMON alone may do with @arg, a struct
+ * their_trace: read it, and start a trace of its own, but not end it.
+ * Runs in a child of its own, which exits with the verdict.
+ */
+static void perfmon_checks(void *arg)
+{
+	const struct their_trace *t = arg;
+	struct trace_sock theirs;
+	struct trace_reply r;
+
+	become_perfmon_only();
+	trace_open(&theirs);
+	trace_cmd(&theirs, WSC_LAT_CMD_TRACE_STOP, &r);
+	EXPECT_REFUSED(&r, ENOENT, "no trace to stop");
+	trace_cmd(&theirs, WSC_LAT_CMD_TRACE_RESET, &r);
+	EXPECT_EQ(r.err, 0);
+	trace_by_number(&theirs, WSC_LAT_CMD_TRACE_STOP, t->id, &r);
+	EXPECT_REFUSED(&r, EPERM, "another socket's");
+	trace_by_number(&theirs, WSC_LAT_CMD_TRACE_RESET, t->id, &r);
+	EXPECT_REFUSED(&r, EPERM, "another socket's");
+	/* Reading it is what CAP_PERFMON is for. */
+	trace_by_number(&theirs, WSC_LAT_CMD_TRACE_FETCH, t->id, &r);
+	EXPECT_EQ(r.err, 0);
+	/* It may trace too, beside the first. */
+	trace_start_pid(&theirs, t->traced, &r);
+	EXPECT_EQ(r.err, 0);
+}
+
 /*
  * A socket's commands without a number are about its own trace only; with
  * one, another's trace may be read by whoever may trace, but stopped or
@@ -365,11 +387,10 @@ static void become_perfmon_only(void)
 TRACE_TEST(another_sockets_trace)
 {
 	struct trace_sock mine, theirs;
+	struct their_trace t;
 	struct trace_reply r;
 	struct target tg;
 	uint64_t id;
-	int status;
-	pid_t pid;
 
 	target_spawn(&tg, 0);
 	trace_open(&mine);
@@ -377,32 +398,9 @@ TRACE_TEST(another_sockets_trace)
 	ASSERT_OK(&r, "START");
 	id = r.val[WSC_LAT_A_RUN_ID];
 
-	fflush(stdout);
-	pid = fork();
-	ASSERT_GE(pid, 0);
-	if (pid == 0) {
-		become_perfmon_only();
-		trace_open(&theirs);
-		trace_cmd(&theirs, WSC_LAT_CMD_TRACE_STOP, &r);
-		EXPECT_REFUSED(&r, ENOENT, "no trace to stop");
-		trace_cmd(&theirs, WSC_LAT_CMD_TRACE_RESET, &r);
-		EXPECT_EQ(r.err, 0);
-		trace_by_number(&theirs, WSC_LAT_CMD_TRACE_STOP, id, &r);
-		EXPECT_REFUSED(&r, EPERM, "another socket's");
-		trace_by_number(&theirs, WSC_LAT_CMD_TRACE_RESET, id, &r);
-		EXPECT_REFUSED(&r, EPERM, "another socket's");
-		/* Reading it is what CAP_PERFMON is for. */
-		trace_by_number(&theirs, WSC_LAT_CMD_TRACE_FETCH, id, &r);
-		EXPECT_EQ(r.err, 0);
-		/* It may trace too, beside the first. */
-		trace_start_pid(&theirs, tg.pid, &r);
-		EXPECT_EQ(r.err, 0);
-		fflush(stdout);
-		_exit(wsc_test_failed);
-	}
-	while (waitpid(pid, &status, 0) < 0)
-		ASSERT_EQ(errno, EINTR);
-	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	t.id = id;
+	t.traced = tg.pid;
+	EXPECT_CHILD_PASSES(perfmon_checks, &t);
 
 	trace_status(&mine, &r);
 	EXPECT_EQ(r.val[WSC_LAT_A_TRACE_STATE], WSC_TRACE_ACTIVE);

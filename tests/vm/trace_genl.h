@@ -59,18 +59,24 @@ struct trace_sock {
  * @top_low, @top_high: the bounds of the highest bucket, where @max_ns is
  * @off_ns:       the time off the CPU of its first message
  * @wrapped:      of its calls, those a wsc batch ran
+ * @sums:         the six above, as row_sums lists their attributes
  * @errno_calls:  the COUNTs of its ERRNO_COUNT nests summed
  * @errnos:       those nests
  * @errno_val, @errno_count: the first MAX_ERRNOS of them
  */
 struct trace_row {
 	bool seen;
-	uint64_t calls;
-	uint64_t errors;
-	uint64_t total_ns;
-	uint64_t max_ns;
-	uint64_t off_ns;
-	uint64_t wrapped;
+	union {
+		struct {
+			uint64_t calls;
+			uint64_t errors;
+			uint64_t total_ns;
+			uint64_t max_ns;
+			uint64_t off_ns;
+			uint64_t wrapped;
+		};
+		uint64_t sums[6];
+	};
 	uint64_t errno_calls;
 	unsigned int errnos;
 	uint32_t errno_val[MAX_ERRNOS];
@@ -180,15 +186,26 @@ static inline void fetch_bucket(struct trace_reply *r, long nr,
 	row->top_high = high;
 }
 
-/* The sums of a call's first message, one bit each. */
-#define SUM_CALLS	(1u << 0)
-#define SUM_ERRORS	(1u << 1)
-#define SUM_TOTAL	(1u << 2)
-#define SUM_MAX		(1u << 3)
-#define SUM_OFF		(1u << 4)
-#define SUM_WRAPPED	(1u << 5)
-#define SUM_ALL		(SUM_CALLS | SUM_ERRORS | SUM_TOTAL | SUM_MAX | SUM_OFF | \
-			 SUM_WRAPPED)
+/* The sums of a call's first message, in the order of trace_row.sums. */
+static const int row_sums[] = {
+	WSC_LAT_A_TRACE_CALLS, WSC_LAT_A_ERRORS, WSC_LAT_A_TRACE_TOTAL_NS,
+	WSC_LAT_A_TRACE_MAX_NS, WSC_LAT_A_TRACE_OFF_NS, WSC_LAT_A_TRACE_WRAPPED,
+};
+#define SUM_ALL		((1u << ARRAY_SIZE(row_sums)) - 1)
+
+/* Attribute @nla into @row if it is one of the sums: its bit, else 0. */
+static inline unsigned int fetch_sum(struct trace_row *row,
+				     const struct nlattr *nla)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(row_sums); i++)
+		if (nla_type(nla) == row_sums[i]) {
+			row->sums[i] = nla_get_u64(nla);
+			return 1u << i;
+		}
+	return 0;
+}
 
 /* One ERRNO_COUNT of system call @nr: VALUE 1..4095 and COUNT > 0. */
 static inline void fetch_errno(struct trace_reply *r, long nr,
@@ -261,31 +278,15 @@ static inline void fetch_message(struct trace_reply *r, struct nlmsghdr *nlh)
 			fetch_fault(r, "attribute %d before TRACE_NR", type);
 			return;
 		}
+		bit = fetch_sum(row, nla);
+		if (bit) {
+			if (!first)
+				fetch_fault(r, "call %ld: sums in a later message",
+					    nr);
+			sums |= bit;
+			continue;
+		}
 		switch (type) {
-		case WSC_LAT_A_TRACE_CALLS:
-			bit = SUM_CALLS;
-			row->calls = nla_get_u64(nla);
-			break;
-		case WSC_LAT_A_ERRORS:
-			bit = SUM_ERRORS;
-			row->errors = nla_get_u64(nla);
-			break;
-		case WSC_LAT_A_TRACE_TOTAL_NS:
-			bit = SUM_TOTAL;
-			row->total_ns = nla_get_u64(nla);
-			break;
-		case WSC_LAT_A_TRACE_MAX_NS:
-			bit = SUM_MAX;
-			row->max_ns = nla_get_u64(nla);
-			break;
-		case WSC_LAT_A_TRACE_OFF_NS:
-			bit = SUM_OFF;
-			row->off_ns = nla_get_u64(nla);
-			break;
-		case WSC_LAT_A_TRACE_WRAPPED:
-			bit = SUM_WRAPPED;
-			row->wrapped = nla_get_u64(nla);
-			break;
 		case WSC_LAT_A_TRACE_ERRNO_COUNT:
 			if (!first)
 				fetch_fault(r, "call %ld: errnos in a later message",
@@ -300,11 +301,7 @@ static inline void fetch_message(struct trace_reply *r, struct nlmsghdr *nlh)
 		default:
 			fetch_fault(r, "call %ld: unexpected attribute %d",
 				    nr, type);
-			continue;
 		}
-		if (!first)
-			fetch_fault(r, "call %ld: sums in a later message", nr);
-		sums |= bit;
 	}
 	if (!row) {
 		fetch_fault(r, "a message without TRACE_NR");
@@ -362,21 +359,6 @@ static inline int on_valid(struct nl_msg *msg, void *arg)
 	return NL_OK;
 }
 
-/*
- * A request for @cmd; NLM_F_DUMP in @flags makes it a dump.  Room for a
- * cgroup path of the longest length and then some.
- */
-static inline struct nl_msg *trace_msg(const struct trace_sock *ts, uint8_t cmd,
-				       int flags)
-{
-	struct nl_msg *msg = nlmsg_alloc_size(2 * (WSC_TRACE_CGROUP_MAX + 1));
-
-	ASSERT_TRUE(msg);
-	ASSERT_TRUE(genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, ts->family, 0,
-				flags, cmd, WSC_LAT_GENL_VERSION));
-	return msg;
-}
-
 /* Send @msg (and free it), then read everything that answers it. */
 static inline void trace_send(struct trace_sock *ts, struct nl_msg *msg,
 			      struct trace_reply *r)
@@ -387,44 +369,46 @@ static inline void trace_send(struct trace_sock *ts, struct nl_msg *msg,
 	genl_raw_send(ts->sk, msg, &r->ack, on_valid, r);
 }
 
-/* @cmd with no attribute; FETCH and TASKS are sent as dumps. */
+/* FETCH and TASKS are sent as dumps, the other commands as requests. */
+static inline int trace_flags(uint8_t cmd)
+{
+	return cmd == WSC_LAT_CMD_TRACE_FETCH ||
+	       cmd == WSC_LAT_CMD_TRACE_TASKS ? NLM_F_DUMP : 0;
+}
+
+/* @cmd with the attributes given (genl_raw.h's ATTR_*()), in that order. */
+#define trace_request(ts, cmd, r, ...)					\
+	trace_send((ts), genl_raw_msg((ts)->family, (cmd),		\
+				      trace_flags(cmd),			\
+				      GENL_ATTRS(__VA_ARGS__)), (r))
+
+/* @cmd with no attribute. */
 static inline void trace_cmd(struct trace_sock *ts, uint8_t cmd,
 			     struct trace_reply *r)
 {
-	int flags = cmd == WSC_LAT_CMD_TRACE_FETCH ||
-		    cmd == WSC_LAT_CMD_TRACE_TASKS ? NLM_F_DUMP : 0;
-
-	trace_send(ts, trace_msg(ts, cmd, flags), r);
+	trace_send(ts, genl_raw_msg(ts->family, cmd, trace_flags(cmd), NULL, 0),
+		   r);
 }
 
 static inline void trace_start_pid(struct trace_sock *ts, uint32_t pid,
 				   struct trace_reply *r)
 {
-	struct nl_msg *msg = trace_msg(ts, WSC_LAT_CMD_TRACE_START, 0);
-
-	ASSERT_EQ(nla_put_u32(msg, WSC_LAT_A_TRACE_PID, pid), 0);
-	trace_send(ts, msg, r);
+	trace_request(ts, WSC_LAT_CMD_TRACE_START, r,
+		      ATTR_U32(WSC_LAT_A_TRACE_PID, pid));
 }
 
 static inline void trace_start_cgroup(struct trace_sock *ts, const char *path,
 				      struct trace_reply *r)
 {
-	struct nl_msg *msg = trace_msg(ts, WSC_LAT_CMD_TRACE_START, 0);
-
-	ASSERT_EQ(nla_put_string(msg, WSC_LAT_A_TRACE_CGROUP, path), 0);
-	trace_send(ts, msg, r);
+	trace_request(ts, WSC_LAT_CMD_TRACE_START, r,
+		      ATTR_STR(WSC_LAT_A_TRACE_CGROUP, path));
 }
 
 /* @cmd about trace @id (RUN_ID). */
 static inline void trace_by_number(struct trace_sock *ts, uint8_t cmd,
 				   uint64_t id, struct trace_reply *r)
 {
-	int flags = cmd == WSC_LAT_CMD_TRACE_FETCH ||
-		    cmd == WSC_LAT_CMD_TRACE_TASKS ? NLM_F_DUMP : 0;
-	struct nl_msg *msg = trace_msg(ts, cmd, flags);
-
-	ASSERT_EQ(nla_put_u64(msg, WSC_LAT_A_RUN_ID, id), 0);
-	trace_send(ts, msg, r);
+	trace_request(ts, cmd, r, ATTR_U64(WSC_LAT_A_RUN_ID, id));
 }
 
 /* STATUS, which must answer with exactly one status message. */
@@ -549,11 +533,10 @@ static inline uint64_t trace_force_idle(void)
  * that a body that hangs is killed while there is still time to clean up.
  * The processes a body starts to be traced die with it (PR_SET_PDEATHSIG).
  */
-static inline void run_guarded(void (*body)(void))
+static inline void run_guarded(void (*body)(void *))
 {
 	uint64_t left;
 	int status;
-	pid_t pid;
 
 	/* An earlier test program may have left one; not this test's fault. */
 	left = trace_force_idle();
@@ -561,18 +544,7 @@ static inline void run_guarded(void (*body)(void))
 		TH_LOG("a trace in state %llu was left by someone else",
 		       (unsigned long long)left);
 
-	fflush(stdout);
-	pid = fork();
-	ASSERT_GE(pid, 0);
-	if (pid == 0) {
-		alarm(WSC_TEST_TIMEOUT - 15);
-		body();
-		fflush(stdout);
-		_exit(wsc_test_failed);
-	}
-	while (waitpid(pid, &status, 0) < 0)
-		ASSERT_EQ(errno, EINTR);
-
+	status = wsc_test_in_child(body, NULL, WSC_TEST_TIMEOUT - 15);
 	left = trace_force_idle();
 	if (WIFEXITED(status) && WEXITSTATUS(status) == WSC_TEST_SKIP_STATUS)
 		_exit(WSC_TEST_SKIP_STATUS);
@@ -592,12 +564,12 @@ static inline void run_guarded(void (*body)(void))
 
 /* A test whose body runs guarded: see run_guarded(). */
 #define TRACE_TEST(name)						\
-	static void body_##name(void);					\
+	static void body_##name(void *unused);				\
 	TEST(name)							\
 	{								\
 		run_guarded(body_##name);				\
 	}								\
-	static void body_##name(void)
+	static void body_##name(void *unused __attribute__((unused)))
 
 /* ---- what a fetch must add up to ---- */
 
