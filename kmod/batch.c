@@ -26,7 +26,12 @@
 #include <linux/uaccess.h>
 
 #include "wsc.h"
+#include "batch.h"
+#include "calls.h"
+#include "dispatch.h"
 #include "policy.h"
+#include "stats.h"
+#include "syscall_tp.h"
 
 #define WSC_ALL_ARGS_MASK	((1u << WSC_MAX_ARGS) - 1)
 

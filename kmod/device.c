@@ -16,6 +16,10 @@
 #include <linux/uaccess.h>
 
 #include "wsc.h"
+#include "calls.h"
+#include "device.h"
+#include "policy.h"
+#include "submit.h"
 
 /* The ABI's layout is fixed: the userspace library checks the same. */
 static_assert(sizeof(struct wsc_entry) == 56);

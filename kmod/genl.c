@@ -17,8 +17,11 @@
 #include <linux/netlink.h>
 #include <net/genetlink.h>
 
+#include <wsc_hist.h>
+
 #include "wsc.h"
 #include "genl.h"
+#include "genl_family.h"
 
 /*
  * Policies, one per command.  Every array spans the whole attribute space

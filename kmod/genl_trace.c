@@ -18,6 +18,8 @@
 #include <net/genetlink.h>
 #include <net/sock.h>
 
+#include <wsc_hist.h>
+
 #include "wsc.h"
 #include "genl.h"
 #include "trace.h"

@@ -21,7 +21,8 @@
 #include <linux/vmalloc.h>
 #include <linux/wait.h>
 
-#include "lab.h"
+#include "wsc.h"
+#include "lab_internal.h"
 
 #define WSC_EXPERIMENT_ROW(id, n, r, f, w) \
 	[WSC_EXP_##id] = { .name = n, .roles = r, .flags = f, .what = w },

@@ -18,7 +18,8 @@
 #include <linux/sort.h>
 #include <linux/vmalloc.h>
 
-#include "lab.h"
+#include "wsc.h"
+#include "lab_internal.h"
 
 static __always_inline void wsc_lat_record(struct wsc_lat_role *r, s64 d)
 {

@@ -2,12 +2,42 @@
 /*
  * wsc: wrapped system calls and a latency lab.
  *
- * Module load and unload only; each concern lives in its own file.
+ * Module load and unload only; each concern lives in its own area, with
+ * a header for a face (kmod/wsc.h lists them).
+ *
+ * The order is the layering's, from the ground up, and it matters:
+ *
+ *  - symbols, then dispatch: the dispatch table takes the handlers that
+ *    symbols.c found (and checked callable) for the allowlist;
+ *  - syscall_tp: finds raw_syscalls' two tracepoints and checks that the
+ *    batch loop can fire them (symbols.c's wsc_callable() on their
+ *    iterators); where it cannot, it tells policy.c to refuse a batch
+ *    while anyone watches them.  That must be settled before any batch
+ *    can run, so before /dev/wsc exists; the batch path does not need
+ *    the trace, so this does not wait for it (nor fail with it);
+ *  - the trace, before the netlink family, whose commands start traces;
+ *  - the lab and /proc/syscall_lat, which read the lab, the trace and
+ *    the statistics;
+ *  - submit, then device last: /dev/wsc is the door to everything above,
+ *    opened when all of it is ready.
+ *
+ * Unloading goes the other way round.
  */
 #include <linux/kernel.h>
 #include <linux/module.h>
 
 #include "wsc.h"
+#include "calls.h"
+#include "device.h"
+#include "dispatch.h"
+#include "genl_family.h"
+#include "lab.h"
+#include "proc.h"
+#include "stats.h"
+#include "submit.h"
+#include "symbols.h"
+#include "syscall_tp.h"
+#include "trace.h"
 
 static int __init wsc_init(void)
 {
@@ -16,12 +46,14 @@ static int __init wsc_init(void)
 	ret = wsc_symbols_init();
 	if (ret)
 		return ret;
-	ret = wsc_calls_init();
+	ret = wsc_dispatch_init();
 	if (ret)
 		return ret;
 	ret = wsc_stats_init();
 	if (ret)
 		return ret;
+	/* Before the trace and /dev/wsc: see above.  Never fails. */
+	wsc_syscall_tp_init();
 	ret = wsc_trace_init();
 	if (ret)
 		goto err_stats;

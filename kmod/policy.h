@@ -37,6 +37,8 @@ extern unsigned long wsc_observed_work;
 
 u32 wsc_refusal_slow(void);
 void wsc_policy_refuse_tracepoints(void);
+/* WSC_IOC_POLICY: the switch and this caller's refusal, for libwsc. */
+long wsc_ioctl_policy(void __user *argp);
 
 /* The calling thread's syscall work bits, as the entry code reads them. */
 static __always_inline unsigned long wsc_syscall_work(void)

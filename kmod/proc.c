@@ -15,7 +15,13 @@
 #include <linux/proc_fs.h>
 #include <linux/seq_file.h>
 
+#include "wsc.h"
+#include "calls.h"
 #include "lab.h"
+#include "proc.h"
+#include "stats.h"
+#include "symbols.h"
+#include "trace.h"
 
 #define WSC_PROC_NAME	"syscall_lat"
 

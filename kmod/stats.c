@@ -13,6 +13,8 @@
 #include <linux/slab.h>
 
 #include "wsc.h"
+#include "calls.h"
+#include "stats.h"
 
 struct wsc_stats __percpu *wsc_stats;
 

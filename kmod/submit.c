@@ -58,7 +58,9 @@
 #include <linux/vmalloc.h>
 
 #include "wsc.h"
+#include "batch.h"
 #include "policy.h"
+#include "submit.h"
 
 /**
  * struct wsc_buf - one submission's working memory

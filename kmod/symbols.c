@@ -31,6 +31,8 @@
 #include <linux/uaccess.h>
 
 #include "wsc.h"
+#include "calls.h"
+#include "symbols.h"
 
 /*
  * Handler names by number, from the header the kernel's table is built

@@ -21,17 +21,21 @@
  *
  * The tracepoints' probes are run through the tracepoint's iterator,
  * __traceiter_sys_enter() and __traceiter_sys_exit(), found by address in
- * the struct tracepoint as kmod/trace.c finds it, never through the
+ * the struct tracepoint (looked up by name at load, as kmod/trace.c looks
+ * up its own), never through the
  * static call trampoline that trace_sys_enter() uses: the iterator is an
  * ordinary function whose address the kernel stores, so it keeps its
  * ENDBR64 on an IBT kernel, and it walks the probe array itself.  Each
  * iterator is checked at load as the handlers are (kmod/symbols.c).
  */
 #include <linux/kernel.h>
+#include <linux/string.h>
 #include <linux/tracepoint.h>
 
 #include "wsc.h"
 #include "policy.h"
+#include "symbols.h"
+#include "syscall_tp.h"
 
 /* __traceiter_sys_enter() and __traceiter_sys_exit() have this type. */
 typedef int (*wsc_tp_iter_t)(void *data, struct pt_regs *regs, long arg);
@@ -142,19 +146,33 @@ static wsc_tp_iter_t wsc_tp_iterator(struct tracepoint *tp)
 	return (wsc_tp_iter_t)iter;
 }
 
-/**
- * wsc_syscall_tp_init() - take the two tracepoints kmod/trace.c found
- * @enter: raw_syscalls:sys_enter, or NULL
- * @exit:  raw_syscalls:sys_exit, or NULL
- *
- * Never fails the load: when an iterator cannot be called, wrapped calls
- * are refused while someone is attached to the syscall tracepoints
- * (wsc_syscall_tp_enter()), and run as before while no one is.
- */
-void wsc_syscall_tp_init(struct tracepoint *enter, struct tracepoint *exit)
+/* for_each_kernel_tracepoint()'s callback: keep raw_syscalls' two. */
+static void wsc_syscall_tp_match(struct tracepoint *tp, void *unused)
 {
-	wsc_tp_enter.tp = enter;
-	wsc_tp_exit.tp = exit;
+	if (!strcmp(tp->name, "sys_enter"))
+		wsc_tp_enter.tp = tp;
+	else if (!strcmp(tp->name, "sys_exit"))
+		wsc_tp_exit.tp = tp;
+}
+
+/**
+ * wsc_syscall_tp_init() - find raw_syscalls:sys_enter and sys_exit, and
+ * check that their probes can be run from the batch loop
+ *
+ * After wsc_symbols_init() (wsc_callable()), before /dev/wsc exists: a
+ * batch must never run before it is known whether its calls can be shown
+ * to a watcher.  Never fails the load: when an iterator cannot be called,
+ * wrapped calls are refused while someone is attached to the syscall
+ * tracepoints (wsc_syscall_tp_enter(), and wsc_observed_work through
+ * wsc_policy_refuse_tracepoints()), and run as before while no one is.
+ */
+void wsc_syscall_tp_init(void)
+{
+	struct tracepoint *enter, *exit;
+
+	for_each_kernel_tracepoint(wsc_syscall_tp_match, NULL);
+	enter = wsc_tp_enter.tp;
+	exit = wsc_tp_exit.tp;
 	wsc_tp_enter.iter = enter ? wsc_tp_iterator(enter) : NULL;
 	wsc_tp_exit.iter = exit ? wsc_tp_iterator(exit) : NULL;
 	wsc_tp_usable = wsc_tp_enter.iter && wsc_tp_exit.iter;

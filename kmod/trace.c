@@ -53,8 +53,10 @@
 #include <asm/syscall.h>
 #include <asm/unistd.h>
 
+#include <wsc_hist.h>
+
 #include "wsc.h"
-#include "trace.h"
+#include "trace_internal.h"
 
 unsigned int wsc_trace_hists = 64;
 module_param_named(trace_hists, wsc_trace_hists, uint, 0444);
@@ -203,9 +205,12 @@ static void wsc_trace_drop(struct wsc_trace_session *t, struct wsc_trace_slot *s
 	 * only after them.
 	 */
 	smp_store_release(&t->keys[s - t->slots], WSC_TRACE_KEY_GONE);
-	/* A process tree's trace ends when its last task has gone. */
+	/*
+	 * A process tree's trace ends when its last task has gone; ending
+	 * detaches probes, which sleeps: trace_ctl.c's work does it.
+	 */
 	if (atomic_dec_and_test(&t->live) && !t->cgrp && !t->all)
-		wsc_trace_tree_emptied();
+		schedule_work(&t->end_work);
 }
 
 /*
@@ -927,22 +932,21 @@ const struct wsc_trace_record *wsc_trace_task_at(struct wsc_trace_session *t,
 }
 
 /**
- * wsc_trace_session_report() - what trace @t is, and what it has lost so far
+ * wsc_trace_read_counts() - what trace @t is, and what it has lost so far
  * @t:  a referenced trace
- * @st: filled in; @st->cgroup points into @t
+ * @st: its fields but those that change as @t ends (trace_ctl.c's) are
+ *      filled in; the loss counts are added to; @st->cgroup points into @t
  *
  * While @t is active the per-CPU counts are read as they change: a
- * snapshot, not an atomic one.  The caller holds no lock: the fields that
- * change at the end are read under the list's mutex by wsc_trace_when().
+ * snapshot, not an atomic one.  No lock is taken.
  */
-void wsc_trace_session_report(struct wsc_trace_session *t, struct wsc_trace_report *st)
+void wsc_trace_read_counts(struct wsc_trace_session *t,
+			   struct wsc_trace_report *st)
 {
 	const struct wsc_trace_cpu *c;
 	unsigned int cpu;
 	u64 followed;
 
-	memset(st, 0, sizeof(*st));
-	wsc_trace_when(t, st);
 	st->id = t->id;
 	st->pid = t->pid;
 	st->cgroup = t->cgroup;
@@ -1014,9 +1018,9 @@ static void wsc_trace_match_tp(struct tracepoint *tp, void *unused)
 /**
  * wsc_trace_find_tracepoints() - find the tracepoints; nothing is attached
  *
- * The lookup serves kmod/syscall_tp.c too, which fires raw_syscalls'
- * two for the wrapped calls of a batch.  A kernel without them still
- * loads the module: starting a trace then fails with a message.
+ * A kernel without them still loads the module: starting a trace then
+ * fails with a message.  (kmod/syscall_tp.c finds raw_syscalls' two for
+ * itself, for the batch path, which does not depend on the trace.)
  *
  * Return: 0, or -EINVAL for a bad trace_hists parameter.
  */
@@ -1030,7 +1034,5 @@ int wsc_trace_find_tracepoints(void)
 	for_each_kernel_tracepoint(wsc_trace_match_tp, NULL);
 	if (!wsc_trace_available(NULL))
 		pr_warn("raw_syscalls, sched_process or sched_switch tracepoints not found: tracing unavailable\n");
-	/* The batch loop fires the same two for its wrapped calls. */
-	wsc_syscall_tp_init(wsc_tp_sys_enter, wsc_tp_sys_exit);
 	return 0;
 }

@@ -31,8 +31,10 @@
 #include <linux/tracepoint.h>
 #include <linux/workqueue.h>
 
+#include <wsc_hist.h>
+
 #include "wsc.h"
-#include "trace.h"
+#include "trace_internal.h"
 
 /* The traces, active or ended, in no order; and traces since load. */
 static DEFINE_MUTEX(wsc_trace_mutex);
@@ -42,7 +44,6 @@ static atomic_t wsc_trace_listed = ATOMIC_INIT(0);
 static u64 wsc_trace_count_started;
 
 static void wsc_trace_end_fn(struct work_struct *work);
-static DECLARE_WORK(wsc_trace_end_work, wsc_trace_end_fn);
 
 /* ---- a trace's memory ---- */
 
@@ -60,6 +61,11 @@ static void wsc_trace_free_fn(struct work_struct *work)
 	 * so the wait is here, where nobody waits for it.
 	 */
 	tracepoint_synchronize_unregister();
+	/*
+	 * No probe runs now, so none queues its end again; one queued
+	 * before found the trace listed, and is done (or cancelled) here.
+	 */
+	cancel_work_sync(&t->end_work);
 	if (t->cpu) {
 		for_each_possible_cpu(cpu) {
 			if (!t->cpu[cpu])
@@ -102,6 +108,7 @@ static struct wsc_trace_session *wsc_trace_alloc(void)
 		return NULL;
 	kref_init(&t->ref);
 	INIT_WORK(&t->free_work, wsc_trace_free_fn);
+	INIT_WORK(&t->end_work, wsc_trace_end_fn);
 	raw_spin_lock_init(&t->follow_lock);
 	t->hists = wsc_trace_hists;
 	t->keys = kvcalloc(WSC_TRACE_SLOTS, sizeof(*t->keys),
@@ -250,31 +257,23 @@ static void wsc_trace_finish(struct wsc_trace_session *t, u32 end)
 	module_put(THIS_MODULE);
 }
 
+/*
+ * A process tree's trace has lost its last task: queued by the exit
+ * probe (trace.c), which cannot sleep, to end the trace here.  The trace
+ * is alive: its free cancels this work first (wsc_trace_free_fn()).
+ */
 static void wsc_trace_end_fn(struct work_struct *work)
 {
-	struct wsc_trace_session *t;
-	unsigned int i;
+	struct wsc_trace_session *t = container_of(work,
+						   struct wsc_trace_session,
+						   end_work);
 
 	mutex_lock(&wsc_trace_mutex);
-	for (i = 0; i < WSC_TRACE_MAX; i++) {
-		t = wsc_traces[i];
-		/* Checked again: a stop may have come first. */
-		if (t && t->state == WSC_TRACE_ACTIVE && !t->cgrp && !t->all &&
-		    !atomic_read(&t->live))
-			wsc_trace_finish(t, WSC_TRACE_END_EXITED);
-	}
+	/* Checked again: a stop may have come first. */
+	if (t->state == WSC_TRACE_ACTIVE && !t->cgrp && !t->all &&
+	    !atomic_read(&t->live))
+		wsc_trace_finish(t, WSC_TRACE_END_EXITED);
 	mutex_unlock(&wsc_trace_mutex);
-}
-
-/**
- * wsc_trace_tree_emptied() - a process tree's trace has lost its last task
- *
- * Called from a probe: the trace is ended (its probes detached, which
- * sleeps) by a work item.
- */
-void wsc_trace_tree_emptied(void)
-{
-	schedule_work(&wsc_trace_end_work);
 }
 
 /* ---- starting ---- */
@@ -592,12 +591,18 @@ void wsc_trace_session_put(struct wsc_trace_session *t)
 }
 
 /**
- * wsc_trace_when() - the fields of @t's status that change as it ends
+ * wsc_trace_session_report() - what trace @t is, and what it has lost
  * @t:  a referenced trace
- * @st: its state, end, duration and unfinished calls are filled in
+ * @st: filled in; @st->cgroup points into @t
+ *
+ * Its state, end, duration and unfinished calls, which change as it
+ * ends, are read under the list's mutex; its counts as they change
+ * (wsc_trace_read_counts()).
  */
-void wsc_trace_when(struct wsc_trace_session *t, struct wsc_trace_report *st)
+void wsc_trace_session_report(struct wsc_trace_session *t,
+			      struct wsc_trace_report *st)
 {
+	memset(st, 0, sizeof(*st));
 	mutex_lock(&wsc_trace_mutex);
 	st->state = t->state;
 	st->end = t->end;
@@ -605,6 +610,7 @@ void wsc_trace_when(struct wsc_trace_session *t, struct wsc_trace_report *st)
 			   t->ended_ns) - t->started_ns;
 	st->unfinished = t->unfinished;
 	mutex_unlock(&wsc_trace_mutex);
+	wsc_trace_read_counts(t, st);
 }
 
 /* ---- owners ---- */
@@ -693,8 +699,9 @@ void wsc_trace_exit(void)
 		wsc_trace_unlist_trace(t);
 	}
 	mutex_unlock(&wsc_trace_mutex);
-	/* No probe is attached now, so nothing queues it again. */
-	cancel_work_sync(&wsc_trace_end_work);
-	/* Every free, each after its grace period, before the code goes. */
+	/*
+	 * Every free, each after its grace period, before the code goes;
+	 * each waits for its trace's end work too (wsc_trace_free_fn()).
+	 */
 	destroy_workqueue(wsc_trace_wq);
 }
