@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # SPDX-License-Identifier: GPL-2.0
 # What tests/check and tests/check-kernels share: counting TAP and running
 # the VM suite on one kernel.  Sourced (POSIX sh) from the top of the tree.
@@ -52,6 +53,7 @@ vm_suite() {
 
 	# Before the lines below are added: what the programs planned
 	# against what they reported.
+	# shellcheck disable=SC2046  # split on purpose: a triple of numbers
 	set -- $(tap_count "$vs_logs/vm.tap")
 	vs_reported=$(($1 + $2 + $3))
 	vs_planned=$(awk -F'[.][.]' '/^1[.][.][0-9]+$/ { n += $2 } END { print n + 0 }' "$vs_logs/vm.tap")
