@@ -3,7 +3,9 @@
  * wsc trace: per-syscall latency histograms of a process tree or a cgroup,
  * counted by wsc.ko (Documentation/trace.md).
  *
- *   cmd_trace.c    options, starting the target, waiting, fetching
+ *   cmd_trace.c    the command, whose files trace_cmd.h lists: options,
+ *                  the command spawned, the trace's life, fetching,
+ *                  where the report goes
  *   trace_names.c  system call numbers, names (as strace and the
  *                  headers spell them) and the Nature of System Calls
  *                  paper's groups (Documentation/papers.md)
