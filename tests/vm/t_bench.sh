@@ -34,7 +34,8 @@ calls=$($wsc bench --list | cut -d' ' -f1)
 
 # check_calls NAME ITERS DIR: one TAP line per call from check_bench.py.
 check_calls() {
-	verdict=$($python tests/vm/check_bench.py "$2" "$3" $calls 2>&1)
+	# shellcheck disable=SC2086  # the calls, one argument each
+	verdict=$("$python" tests/vm/check_bench.py "$2" "$3" $calls 2>&1)
 	for call in $calls; do
 		if echo "$verdict" | grep -qx "ok $call"; then
 			ok "$1 $call: JSON and CSV agree, every result verified"
@@ -47,8 +48,8 @@ check_calls() {
 
 mkdir -p "$out/one"
 for call in $calls; do
-	$wsc bench $call --iters $iters --json --csv $out/one > $out/one/$call.json 2>$out/one/$call.err ||
-		echo "# bench $call failed: $(cat $out/one/$call.err)"
+	$wsc bench "$call" --iters $iters --json --csv "$out/one" > "$out/one/$call.json" 2>"$out/one/$call.err" ||
+		echo "# bench $call failed: $(cat "$out/one/$call.err")"
 done
 check_calls bench $iters "$out/one"
 check "bench --list --json lists 13 calls" sh -c \
@@ -100,27 +101,27 @@ check "bench --all says first how long it will take, as an estimate" sh -c \
 	 test \$(grep -n 'will take about' $out/all.err | cut -d: -f1) -lt \$(grep -n 'wrote .*/null.json' $out/all.err | cut -d: -f1)"
 check_calls "bench --all:" 10 "$all"
 check "bench --all: no .tmp left" no_tmp "$all"
-check "bench unknown call: exit 2" test "$(exit_code $wsc bench bogus)" -eq 2
-check "bench without a call: exit 2" test "$(exit_code $wsc bench)" -eq 2
-check "bench two calls: exit 2" test "$(exit_code $wsc bench getpid open)" -eq 2
-check "bench --iters 0: exit 2" test "$(exit_code $wsc bench getpid --iters 0)" -eq 2
-check "bench --iters -1: exit 2" test "$(exit_code $wsc bench getpid --iters -1)" -eq 2
-check "bench --iters absurd: exit 2" test "$(exit_code $wsc bench getpid --iters 18446744073709551617)" -eq 2
-check "bench --iters above the maximum: exit 2" test "$(exit_code $wsc bench getpid --iters 100000001)" -eq 2
-check "bench --iters 5x: exit 2" test "$(exit_code $wsc bench getpid --iters 5x)" -eq 2
-check "bench --cpus x: exit 2" test "$(exit_code $wsc bench getpid --cpus x)" -eq 2
-check "bench --cpus 0,,1: exit 2" test "$(exit_code $wsc bench getpid --cpus 0,,1)" -eq 2
-check "bench --cpus 4096: exit 2" test "$(exit_code $wsc bench getpid --cpus 4096)" -eq 2
-check "bench --cpus 0,1,0: exit 2" test "$(exit_code $wsc bench futex --cpus 0,1,0)" -eq 2
-check "bench futex --cpus 0,0: exit 2" test "$(exit_code $wsc bench futex --cpus 0,0)" -eq 2
+check "bench unknown call: exit 2" test "$(exit_code "$wsc" bench bogus)" -eq 2
+check "bench without a call: exit 2" test "$(exit_code "$wsc" bench)" -eq 2
+check "bench two calls: exit 2" test "$(exit_code "$wsc" bench getpid open)" -eq 2
+check "bench --iters 0: exit 2" test "$(exit_code "$wsc" bench getpid --iters 0)" -eq 2
+check "bench --iters -1: exit 2" test "$(exit_code "$wsc" bench getpid --iters -1)" -eq 2
+check "bench --iters absurd: exit 2" test "$(exit_code "$wsc" bench getpid --iters 18446744073709551617)" -eq 2
+check "bench --iters above the maximum: exit 2" test "$(exit_code "$wsc" bench getpid --iters 100000001)" -eq 2
+check "bench --iters 5x: exit 2" test "$(exit_code "$wsc" bench getpid --iters 5x)" -eq 2
+check "bench --cpus x: exit 2" test "$(exit_code "$wsc" bench getpid --cpus x)" -eq 2
+check "bench --cpus 0,,1: exit 2" test "$(exit_code "$wsc" bench getpid --cpus 0,,1)" -eq 2
+check "bench --cpus 4096: exit 2" test "$(exit_code "$wsc" bench getpid --cpus 4096)" -eq 2
+check "bench --cpus 0,1,0: exit 2" test "$(exit_code "$wsc" bench futex --cpus 0,1,0)" -eq 2
+check "bench futex --cpus 0,0: exit 2" test "$(exit_code "$wsc" bench futex --cpus 0,0)" -eq 2
 check "bench --cpus offline: exit 2" sh -c \
 	"echo 0 > /sys/devices/system/cpu/cpu1/online && r=\$($wsc bench getpid --iters 5 --cpus 1 >/dev/null 2>&1; echo \$?); echo 1 > /sys/devices/system/cpu/cpu1/online; test \$r -eq 2"
-check "bench --size for getpid: exit 2" test "$(exit_code $wsc bench getpid --size 8)" -eq 2
-check "bench --size 0: exit 2" test "$(exit_code $wsc bench read --size 0)" -eq 2
-check "bench --size above 64 KiB: exit 2" test "$(exit_code $wsc bench read --size 65537)" -eq 2
-check "bench --all with a call: exit 2" test "$(exit_code $wsc bench --all getpid --out $out/x)" -eq 2
-check "bench --all --json: exit 2" test "$(exit_code $wsc bench --all --json --out $out/x)" -eq 2
-check "bench --out without --all: exit 2" test "$(exit_code $wsc bench getpid --out $out/x)" -eq 2
+check "bench --size for getpid: exit 2" test "$(exit_code "$wsc" bench getpid --size 8)" -eq 2
+check "bench --size 0: exit 2" test "$(exit_code "$wsc" bench read --size 0)" -eq 2
+check "bench --size above 64 KiB: exit 2" test "$(exit_code "$wsc" bench read --size 65537)" -eq 2
+check "bench --all with a call: exit 2" test "$(exit_code "$wsc" bench --all getpid --out "$out/x")" -eq 2
+check "bench --all --json: exit 2" test "$(exit_code "$wsc" bench --all --json --out "$out/x")" -eq 2
+check "bench --out without --all: exit 2" test "$(exit_code "$wsc" bench getpid --out "$out/x")" -eq 2
 # A folder the system will not let us make or write in: a failure (1),
 # said in one line; a name that is no folder: a usage error (2).
 check "bench --csv unwritable: exit 1, one line, nothing written" sh -c \
@@ -128,7 +129,7 @@ check "bench --csv unwritable: exit 1, one line, nothing written" sh -c \
 	 test \"\$(cat $out/err)\" = 'wsc bench: --csv: cannot make /proc/nope: No such file or directory'"
 check "bench --csv a file: exit 2" sh -c \
 	"touch $out/afile && test \$($wsc bench getpid --iters 5 --csv $out/afile >/dev/null 2>&1; echo \$?) -eq 2"
-check "bench --csv empty: exit 2" test "$(exit_code $wsc bench getpid --iters 5 --csv '')" -eq 2
+check "bench --csv empty: exit 2" test "$(exit_code "$wsc" bench getpid --iters 5 --csv '')" -eq 2
 check "bench --all --out unwritable: exit 1, nothing written" sh -c \
 	"test \$($wsc bench --all --iters 5 --out /proc/nope >/dev/null 2>&1; echo \$?) -eq 1 && test ! -e /proc/nope"
 check "bench --all --output read-only: exit 1, one line, nothing written" sh -c \
@@ -145,8 +146,8 @@ check "bench --all clears an earlier run's files; sem and futex skipped with CPU
 	 test \$r -eq 0 && test ! -e $out/old/sem.json && test -e $out/old/keep.txt && test -s $out/old/summary.txt"
 check "bench getpid runs with the partner CPU offline" sh -c \
 	"echo 0 > /sys/devices/system/cpu/cpu1/online && r=\$($wsc bench getpid --iters 3 >/dev/null 2>&1; echo \$?); echo 1 > /sys/devices/system/cpu/cpu1/online; test \$r -eq 0"
-check "bench --list --iters 5: exit 2" test "$(exit_code $wsc bench --list --iters 5)" -eq 2
-check "bench --list --all: exit 2" test "$(exit_code $wsc bench --list --all)" -eq 2
+check "bench --list --iters 5: exit 2" test "$(exit_code "$wsc" bench --list --iters 5)" -eq 2
+check "bench --list --all: exit 2" test "$(exit_code "$wsc" bench --list --all)" -eq 2
 # Every usage error above in the one voice: two lines, no help after them.
 for args in "bogus" "" "getpid open" "getpid --iters 0" "getpid --cpus 0,,1" \
 	"getpid --size 8" "--all getpid --out $out/x" "--list --all" "getpid --frob"; do
@@ -163,20 +164,20 @@ check "bench --help exits 0 and lists the calls" sh -c "$wsc bench --help | grep
 # them took a minute and a half to check.
 big=2000000
 mkdir -p "$out/int"
-rc=$(interrupt INT 5 "$out/int/getpid.json" $wsc bench getpid --iters $big --json --csv "$out/int")
+rc=$(interrupt INT 5 "$out/int/getpid.json" "$wsc" bench getpid --iters $big --json --csv "$out/int")
 check "bench getpid --json --csv, SIGINT mid-run: exit 130" test "$rc" -eq 130
 check "bench getpid, SIGINT: stderr says interrupted" grep -q '^wsc bench: interrupted by SIGINT: ' "$out/int/getpid.json.err"
 check "bench getpid, SIGINT: the JSON (interrupted, fewer iterations) and the CSV agree" sh -c \
 	"$python tests/vm/check_bench.py $big $out/int getpid | grep -qx 'ok getpid' &&
 	 grep -q '\"interrupted\": true' $out/int/getpid.json && test -z \"\$(find $out/int -name '*.tmp')\""
 # A wake-up takes milliseconds under TCG: fewer samples, a shorter warm-up.
-rc=$(interrupt TERM 8 "$out/int/futex.txt" $wsc bench futex --iters 20000)
+rc=$(interrupt TERM 8 "$out/int/futex.txt" "$wsc" bench futex --iters 20000)
 check "bench futex (two threads), SIGTERM mid-run: exit 130" test "$rc" -eq 130
 check "bench futex, SIGTERM: the table of the samples so far, marked" sh -c \
 	"grep -Eq '^# interrupted by SIGTERM: [1-9][0-9]* of 20000 samples per variant' $out/int/futex.txt &&
 	 grep -q '^# interrupted by SIGTERM: the figures are of the samples taken until then' $out/int/futex.txt &&
 	 grep -q '^wrapped-1 ' $out/int/futex.txt"
-rc=$(interrupt INT 6 "$out/int/all.txt" $wsc bench --all --iters $big --out "$out/int/all")
+rc=$(interrupt INT 6 "$out/int/all.txt" "$wsc" bench --all --iters $big --out "$out/int/all")
 check "bench --all, SIGINT in the first call: exit 130, its files and the summary marked" sh -c \
 	"test $rc -eq 130 && test -s $out/int/all/summary.txt &&
 	 grep -q '^# interrupted by SIGINT: ' $out/int/all/summary.txt && grep -q '^# interrupted by SIGINT: ' $out/int/all.txt &&
@@ -190,7 +191,7 @@ check "bench --all, SIGINT in the first call: exit 130, its files and the summar
 # takes milliseconds, and TCG stalls add the rest), with the files of the
 # calls measured, the one it was in part of, and the summary, marked.
 mkdir -p "$out/int/n1000"
-env --default-signal=INT $wsc bench --all --iters 1000 --out "$out/int/n1000" \
+env --default-signal=INT "$wsc" bench --all --iters 1000 --out "$out/int/n1000" \
 	> "$out/int/n1000.txt" 2> "$out/int/n1000.err" &
 pid=$!
 for _ in $(seq 600); do

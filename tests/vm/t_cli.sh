@@ -59,23 +59,23 @@ check "wsc bench fit --rounds 3 --json: 3 rounds" sh -c \
 check "wsc bench fit --csv writes every sample" sh -c \
 	"$wsc bench fit --iters 640 --csv $out/s.csv >/dev/null && test \$(wc -l < $out/s.csv) -eq \$((1 + 2 * 8 * 10)) && test ! -e $out/s.csv.tmp"
 
-check "no command: exit 2" test "$(exit_code $wsc)" -eq 2
-check "unknown command: exit 2" test "$(exit_code $wsc frobnicate)" -eq 2
-check "bench without a name: exit 2" test "$(exit_code $wsc bench)" -eq 2
-check "bench fit with an extra argument: exit 2" test "$(exit_code $wsc bench fit bogus)" -eq 2
-check "--iters 0: exit 2" test "$(exit_code $wsc bench fit --iters 0)" -eq 2
-check "--iters -5: exit 2" test "$(exit_code $wsc bench fit --iters -5)" -eq 2
-check "--iters 12abc: exit 2" test "$(exit_code $wsc bench fit --iters 12abc)" -eq 2
-check "--iters absurd: exit 2" test "$(exit_code $wsc bench fit --iters 99999999999999999999)" -eq 2
-check "--rounds 0: exit 2" test "$(exit_code $wsc bench fit --rounds 0)" -eq 2
-check "--rounds 101: exit 2" test "$(exit_code $wsc bench fit --rounds 101)" -eq 2
-check "--cpu out of range: exit 2" test "$(exit_code $wsc bench fit --cpu 4096)" -eq 2
-check "unknown option: exit 2" test "$(exit_code $wsc info --bogus)" -eq 2
+check "no command: exit 2" test "$(exit_code "$wsc")" -eq 2
+check "unknown command: exit 2" test "$(exit_code "$wsc" frobnicate)" -eq 2
+check "bench without a name: exit 2" test "$(exit_code "$wsc" bench)" -eq 2
+check "bench fit with an extra argument: exit 2" test "$(exit_code "$wsc" bench fit bogus)" -eq 2
+check "--iters 0: exit 2" test "$(exit_code "$wsc" bench fit --iters 0)" -eq 2
+check "--iters -5: exit 2" test "$(exit_code "$wsc" bench fit --iters -5)" -eq 2
+check "--iters 12abc: exit 2" test "$(exit_code "$wsc" bench fit --iters 12abc)" -eq 2
+check "--iters absurd: exit 2" test "$(exit_code "$wsc" bench fit --iters 99999999999999999999)" -eq 2
+check "--rounds 0: exit 2" test "$(exit_code "$wsc" bench fit --rounds 0)" -eq 2
+check "--rounds 101: exit 2" test "$(exit_code "$wsc" bench fit --rounds 101)" -eq 2
+check "--cpu out of range: exit 2" test "$(exit_code "$wsc" bench fit --cpu 4096)" -eq 2
+check "unknown option: exit 2" test "$(exit_code "$wsc" info --bogus)" -eq 2
 # A name the system refuses to write is a failure (1), not a usage error.
 check "unwritable --csv: exit 1, one line, no file" sh -c \
 	"test \$($wsc bench fit --iters 640 --csv /proc/nope.csv >/dev/null 2>$out/err; echo \$?) -eq 1 && test ! -e /proc/nope.csv &&
 	 test \"\$(cat $out/err)\" = 'wsc bench fit: --csv: cannot write /proc/nope.csv: No such file or directory'"
-check "empty --csv: exit 2" test "$(exit_code $wsc bench fit --iters 640 --csv '')" -eq 2
+check "empty --csv: exit 2" test "$(exit_code "$wsc" bench fit --iters 640 --csv '')" -eq 2
 check "--csv a directory: exit 2, nothing left" sh -c \
 	"test \$($wsc bench fit --iters 640 --csv $out >/dev/null 2>&1; echo \$?) -eq 2 && test ! -e $out.tmp"
 check "--cpu offline: exit 2" sh -c \
@@ -83,41 +83,41 @@ check "--cpu offline: exit 2" sh -c \
 check "help exits 0" sh -c "$wsc --help >/dev/null && $wsc bench --help >/dev/null && $wsc info --help >/dev/null"
 
 # One voice: every subcommand, every kind of mistake, the same two lines.
-usage_err "no command" "wsc: which command? (commands: info bench klat cp ls trace)" $wsc
-usage_err "unknown command" "wsc: unknown command 'frobnicate' (commands: info bench klat cp ls trace)" $wsc frobnicate
-usage_err "wsc --bogus" "wsc: unknown option '--bogus' (commands: info bench klat cp ls trace)" $wsc --bogus
-usage_err "info --bogus" "wsc info: unknown option '--bogus'" $wsc info --bogus
-usage_err "info -x" "wsc info: unknown option '-x'" $wsc info -x
-usage_err "info --json=1" "wsc info: option '--json' takes no value" $wsc info --json=1
-usage_err "info extra" "wsc info: unexpected argument 'extra'" $wsc info extra
-usage_err "bench -n 0" "wsc bench: --iters: 0 is out of range 1..10000000" $wsc bench getpid -n 0
-usage_err "bench -n abc" "wsc bench: --iters: 'abc' is not a whole number" $wsc bench getpid -n abc
-usage_err "bench -n 10x: as -n abc" "wsc bench: --iters: '10x' is not a whole number" $wsc bench getpid -n 10x
-usage_err "bench -n -1" "wsc bench: --iters: '-1' is not a whole number" $wsc bench getpid -n -1
-usage_err "bench -n without a value" "wsc bench: option '-n' needs a value" $wsc bench getpid -n
-usage_err "bench --iters without a value" "wsc bench: option '--iters' needs a value" $wsc bench getpid --iters
-usage_err "bench --repetitions 0 (another name of --rounds)" "wsc bench: --rounds: 0 is out of range 1..100" $wsc bench getpid --repetitions 0
-usage_err "bench --cpu x (another name of --cpus)" "wsc bench: --cpus: 'x' is not a whole number" $wsc bench getpid --cpu x
-usage_err "bench --out without --all (old name of --output)" "wsc bench: --output goes with --all" $wsc bench getpid --out $out/x
-usage_err "bench fit --iters 0" "wsc bench fit: --iters: 0 is out of range 64..1000000000" $wsc bench fit --iters 0
-usage_err "bench fit --cpus 4096 (another name of --cpu)" "wsc bench fit: --cpu: 4096 is out of range 0..$(($(getconf _NPROCESSORS_CONF) - 1))" $wsc bench fit --cpus 4096
-usage_err "bench fit --bogus" "wsc bench fit: unknown option '--bogus'" $wsc bench fit --bogus
-usage_err "klat --iters 0" "wsc klat: --iters: 0 is out of range 1..10000000" $wsc klat timer --iters 0
-usage_err "klat --iters 10x" "wsc klat: --iters: '10x' is not a whole number" $wsc klat timer --iters 10x
-usage_err "klat -q" "wsc klat: unknown option '-q'" $wsc klat timer -q
-usage_err "cp -n abc" "wsc cp: --transactions: 'abc' is not a whole number" $wsc cp -n abc
-usage_err "cp -n 0" "wsc cp: --transactions: 0 is out of range 1..100000" $wsc cp -n 0
-usage_err "cp --rounds 0 (new name of --repetitions)" "wsc cp: --rounds: 0 is out of range 1..1000" $wsc cp --rounds 0
-usage_err "cp an operand" "wsc cp: unexpected argument 'extra'" $wsc cp extra
-usage_err "ls -r 0" "wsc ls: --rounds: 0 is out of range 1..10000" $wsc ls --compare -r 0
-usage_err "ls --repetitions abc" "wsc ls: --rounds: 'abc' is not a whole number" $wsc ls --compare --repetitions abc
-usage_err "ls --bogus" "wsc ls: unknown option '--bogus'" $wsc ls --bogus /
-usage_err "trace -d 0" "wsc trace: --duration: 0 is out of range 0.001..86400" $wsc trace -d 0 -a
-usage_err "trace -d x" "wsc trace: --duration: 'x' is not a number of seconds" $wsc trace -d x -a
-usage_err "trace --top 0" "wsc trace: --top: 0 is out of range 1..1000000" $wsc trace --top 0 -- true
-usage_err "trace -p abc" "wsc trace: --pid: 'abc' is not a whole number" $wsc trace -p abc
-usage_err "trace -c: no longer the cgroup" "wsc trace: -c is no longer the cgroup: use --cgroup (-c is a CPU in the other commands)" $wsc trace -c /x -d 1
-usage_err "trace --bogus" "wsc trace: unknown option '--bogus'" $wsc trace --bogus -- true
+usage_err "no command" "wsc: which command? (commands: info bench klat cp ls trace)" "$wsc"
+usage_err "unknown command" "wsc: unknown command 'frobnicate' (commands: info bench klat cp ls trace)" "$wsc" frobnicate
+usage_err "wsc --bogus" "wsc: unknown option '--bogus' (commands: info bench klat cp ls trace)" "$wsc" --bogus
+usage_err "info --bogus" "wsc info: unknown option '--bogus'" "$wsc" info --bogus
+usage_err "info -x" "wsc info: unknown option '-x'" "$wsc" info -x
+usage_err "info --json=1" "wsc info: option '--json' takes no value" "$wsc" info --json=1
+usage_err "info extra" "wsc info: unexpected argument 'extra'" "$wsc" info extra
+usage_err "bench -n 0" "wsc bench: --iters: 0 is out of range 1..10000000" "$wsc" bench getpid -n 0
+usage_err "bench -n abc" "wsc bench: --iters: 'abc' is not a whole number" "$wsc" bench getpid -n abc
+usage_err "bench -n 10x: as -n abc" "wsc bench: --iters: '10x' is not a whole number" "$wsc" bench getpid -n 10x
+usage_err "bench -n -1" "wsc bench: --iters: '-1' is not a whole number" "$wsc" bench getpid -n -1
+usage_err "bench -n without a value" "wsc bench: option '-n' needs a value" "$wsc" bench getpid -n
+usage_err "bench --iters without a value" "wsc bench: option '--iters' needs a value" "$wsc" bench getpid --iters
+usage_err "bench --repetitions 0 (another name of --rounds)" "wsc bench: --rounds: 0 is out of range 1..100" "$wsc" bench getpid --repetitions 0
+usage_err "bench --cpu x (another name of --cpus)" "wsc bench: --cpus: 'x' is not a whole number" "$wsc" bench getpid --cpu x
+usage_err "bench --out without --all (old name of --output)" "wsc bench: --output goes with --all" "$wsc" bench getpid --out "$out/x"
+usage_err "bench fit --iters 0" "wsc bench fit: --iters: 0 is out of range 64..1000000000" "$wsc" bench fit --iters 0
+usage_err "bench fit --cpus 4096 (another name of --cpu)" "wsc bench fit: --cpu: 4096 is out of range 0..$(($(getconf _NPROCESSORS_CONF) - 1))" "$wsc" bench fit --cpus 4096
+usage_err "bench fit --bogus" "wsc bench fit: unknown option '--bogus'" "$wsc" bench fit --bogus
+usage_err "klat --iters 0" "wsc klat: --iters: 0 is out of range 1..10000000" "$wsc" klat timer --iters 0
+usage_err "klat --iters 10x" "wsc klat: --iters: '10x' is not a whole number" "$wsc" klat timer --iters 10x
+usage_err "klat -q" "wsc klat: unknown option '-q'" "$wsc" klat timer -q
+usage_err "cp -n abc" "wsc cp: --transactions: 'abc' is not a whole number" "$wsc" cp -n abc
+usage_err "cp -n 0" "wsc cp: --transactions: 0 is out of range 1..100000" "$wsc" cp -n 0
+usage_err "cp --rounds 0 (new name of --repetitions)" "wsc cp: --rounds: 0 is out of range 1..1000" "$wsc" cp --rounds 0
+usage_err "cp an operand" "wsc cp: unexpected argument 'extra'" "$wsc" cp extra
+usage_err "ls -r 0" "wsc ls: --rounds: 0 is out of range 1..10000" "$wsc" ls --compare -r 0
+usage_err "ls --repetitions abc" "wsc ls: --rounds: 'abc' is not a whole number" "$wsc" ls --compare --repetitions abc
+usage_err "ls --bogus" "wsc ls: unknown option '--bogus'" "$wsc" ls --bogus /
+usage_err "trace -d 0" "wsc trace: --duration: 0 is out of range 0.001..86400" "$wsc" trace -d 0 -a
+usage_err "trace -d x" "wsc trace: --duration: 'x' is not a number of seconds" "$wsc" trace -d x -a
+usage_err "trace --top 0" "wsc trace: --top: 0 is out of range 1..1000000" "$wsc" trace --top 0 -- true
+usage_err "trace -p abc" "wsc trace: --pid: 'abc' is not a whole number" "$wsc" trace -p abc
+usage_err "trace -c: no longer the cgroup" "wsc trace: -c is no longer the cgroup: use --cgroup (-c is a CPU in the other commands)" "$wsc" trace -c /x -d 1
+usage_err "trace --bogus" "wsc trace: unknown option '--bogus'" "$wsc" trace --bogus -- true
 
 # wsc klat: the latency lab.  Small runs: the VM is QEMU TCG.
 for exp in timer spinlock spinlock-contended mutex semaphore completion; do
@@ -174,21 +174,21 @@ check "wsc klat --help names every experiment" sh -c \
 	"$wsc klat --help > $out/h.txt && for e in timer spinlock spinlock-contended mutex semaphore completion; do grep -q \"^  \$e \" $out/h.txt || exit 1; done"
 check "wsc klat as nobody: exit 1, the kernel's reason" sh -c \
 	"test \$(setpriv --reuid=65534 --regid=65534 --clear-groups $wsc klat timer --iters 100 >/dev/null 2>$out/err; echo \$?) -eq 1 && grep -q '^wsc klat: Operation not permitted: .*CAP_SYS_ADMIN' $out/err"
-check "klat without an experiment: exit 2" test "$(exit_code $wsc klat)" -eq 2
-check "klat unknown experiment: exit 2" test "$(exit_code $wsc klat bogus)" -eq 2
-check "klat show unknown experiment: exit 2" test "$(exit_code $wsc klat show bogus)" -eq 2
-check "klat --iters 0: exit 2" test "$(exit_code $wsc klat timer --iters 0)" -eq 2
-check "klat --iters abc: exit 2" test "$(exit_code $wsc klat timer --iters abc)" -eq 2
-check "klat --iters above the maximum: exit 2" test "$(exit_code $wsc klat timer --iters 10000001)" -eq 2
-check "klat --cpus x: exit 2" test "$(exit_code $wsc klat timer --cpus x)" -eq 2
-check "klat --cpus 0,1 for a 1-CPU experiment: exit 2" test "$(exit_code $wsc klat timer --cpus 0,1)" -eq 2
-check "klat --cpus 0 for a 2-CPU experiment: exit 2" test "$(exit_code $wsc klat semaphore --cpus 0)" -eq 2
-check "klat --cpus 0,0: exit 2" test "$(exit_code $wsc klat semaphore --cpus 0,0)" -eq 2
-check "klat --cpus 0,1,0: exit 2" test "$(exit_code $wsc klat semaphore --cpus 0,1,0)" -eq 2
+check "klat without an experiment: exit 2" test "$(exit_code "$wsc" klat)" -eq 2
+check "klat unknown experiment: exit 2" test "$(exit_code "$wsc" klat bogus)" -eq 2
+check "klat show unknown experiment: exit 2" test "$(exit_code "$wsc" klat show bogus)" -eq 2
+check "klat --iters 0: exit 2" test "$(exit_code "$wsc" klat timer --iters 0)" -eq 2
+check "klat --iters abc: exit 2" test "$(exit_code "$wsc" klat timer --iters abc)" -eq 2
+check "klat --iters above the maximum: exit 2" test "$(exit_code "$wsc" klat timer --iters 10000001)" -eq 2
+check "klat --cpus x: exit 2" test "$(exit_code "$wsc" klat timer --cpus x)" -eq 2
+check "klat --cpus 0,1 for a 1-CPU experiment: exit 2" test "$(exit_code "$wsc" klat timer --cpus 0,1)" -eq 2
+check "klat --cpus 0 for a 2-CPU experiment: exit 2" test "$(exit_code "$wsc" klat semaphore --cpus 0)" -eq 2
+check "klat --cpus 0,0: exit 2" test "$(exit_code "$wsc" klat semaphore --cpus 0,0)" -eq 2
+check "klat --cpus 0,1,0: exit 2" test "$(exit_code "$wsc" klat semaphore --cpus 0,1,0)" -eq 2
 check "klat unwritable --csv: exit 1, no file" sh -c \
 	"test \$($wsc klat timer --iters 100 --csv /proc/nope/x.csv >/dev/null 2>&1; echo \$?) -eq 1 && test ! -e /proc/nope/x.csv.tmp"
-check "klat --csv a directory: exit 2" test "$(exit_code $wsc klat timer --iters 100 --csv $out)" -eq 2
-check "klat --iters with show: exit 2" test "$(exit_code $wsc klat show --iters 5)" -eq 2
+check "klat --csv a directory: exit 2" test "$(exit_code "$wsc" klat timer --iters 100 --csv "$out")" -eq 2
+check "klat --iters with show: exit 2" test "$(exit_code "$wsc" klat show --iters 5)" -eq 2
 check "klat --cpus offline: exit 2" sh -c \
 	"echo 0 > /sys/devices/system/cpu/cpu1/online && r=\$($wsc klat timer --iters 100 --cpus 1 >/dev/null 2>&1; echo \$?); echo 1 > /sys/devices/system/cpu/cpu1/online; test \$r -eq 2"
 
@@ -219,13 +219,13 @@ if rmmod wsc 2>/dev/null; then
 	}
 	dev="wsc module is not loaded (/dev/wsc: No such file or directory)"
 	genl="wsc module is not loaded (no generic netlink family \"syscall_lat\")"
-	absent "wsc info" "wsc info: the $dev" $wsc info
-	absent "wsc bench getpid" "wsc bench: the $dev" $wsc bench getpid --iters 5
-	absent "wsc bench fit" "wsc bench fit: the $dev" $wsc bench fit --iters 640
-	absent "wsc cp" "wsc cp: the $dev" $wsc cp -n 2 -r 1
-	absent "wsc ls --compare: no --conventional suggested" "wsc ls: the $dev" $wsc ls --compare -r 1
-	absent "wsc klat" "wsc klat: the $genl" $wsc klat timer --iters 10
-	absent "wsc trace" "wsc trace: the $genl" $wsc trace -- true
+	absent "wsc info" "wsc info: the $dev" "$wsc" info
+	absent "wsc bench getpid" "wsc bench: the $dev" "$wsc" bench getpid --iters 5
+	absent "wsc bench fit" "wsc bench fit: the $dev" "$wsc" bench fit --iters 640
+	absent "wsc cp" "wsc cp: the $dev" "$wsc" cp -n 2 -r 1
+	absent "wsc ls --compare: no --conventional suggested" "wsc ls: the $dev" "$wsc" ls --compare -r 1
+	absent "wsc klat" "wsc klat: the $genl" "$wsc" klat timer --iters 10
+	absent "wsc trace" "wsc trace: the $genl" "$wsc" trace -- true
 	check "no module: wsc ls -l says the module is missing, then that --conventional lists without it" sh -c \
 		"test \$($wsc ls -l / >/dev/null 2>$out/abs.err; echo \$?) -eq 1 &&
 		 grep -q '^wsc ls: the $dev\$' $out/abs.err &&
@@ -238,11 +238,11 @@ fi
 # SIGINT and SIGTERM mid-run: what was measured so far, marked as
 # interrupted, in the output and the files asked for, and exit code 130.
 # 100 rounds of a few seconds each under TCG: the signal comes after some.
-rc=$(interrupt INT 20 "$out/fit.json" $wsc bench fit --iters 20000000 --rounds 100 --json --csv "$out/fit.csv")
+rc=$(interrupt INT 20 "$out/fit.json" "$wsc" bench fit --iters 20000000 --rounds 100 --json --csv "$out/fit.csv")
 check "bench fit --json --csv, SIGINT mid-run: exit 130, stderr says so" sh -c \
 	"test $rc -eq 130 && grep -q '^wsc bench fit: interrupted by SIGINT: ' $out/fit.json.err"
 check "bench fit, SIGINT: the JSON of the rounds that ended, marked; the CSV as many" \
-	$python - "$out/fit.json" "$out/fit.csv" <<'PY'
+	"$python" - "$out/fit.json" "$out/fit.csv" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d['interrupted'] is True and d['rounds'] == 100, d
@@ -253,7 +253,7 @@ done = nop['rounds_done'] + (d['getpid']['rounds_done'] if d['getpid'] else 0)
 per_round = 20000000 // 64 // 100
 assert len(open(sys.argv[2]).readlines()) == 1 + 8 * per_round * done
 PY
-rc=$(interrupt TERM 20 "$out/fit.txt" $wsc bench fit --iters 20000000 --rounds 100)
+rc=$(interrupt TERM 20 "$out/fit.txt" "$wsc" bench fit --iters 20000000 --rounds 100)
 check "bench fit table, SIGTERM mid-run: exit 130, marked, speedups in words" sh -c \
 	"test $rc -eq 130 && grep -Eq '^# interrupted by SIGTERM: nop ran [1-9][0-9]* of 100 rounds' $out/fit.txt &&
 	 grep -Eq '^nop +batch 64 .* [0-9]+\\.[0-9]{2}x (faster|slower)\$' $out/fit.txt &&
@@ -261,13 +261,13 @@ check "bench fit table, SIGTERM mid-run: exit 130, marked, speedups in words" sh
 	 ! grep -q ' vs plain' $out/fit.txt"
 # klat semaphore: a wake-up between two CPUs per sample, far more than 4 s
 # for 10M under TCG (10M mutex samples can end before the signal).
-rc=$(interrupt INT 4 "$out/klat.json" $wsc klat semaphore --iters 10000000 --json --csv "$out/klat.csv")
+rc=$(interrupt INT 4 "$out/klat.json" "$wsc" klat semaphore --iters 10000000 --json --csv "$out/klat.csv")
 check "klat semaphore --json --csv, SIGINT mid-run: exit 130, marked, the kernel's message not an error" sh -c \
 	"test $rc -eq 130 && grep -q '^wsc klat: interrupted by SIGINT: 0 of 10000000 samples: the run was stopped, and the kernel keeps none of a stopped run.s samples\$' $out/klat.json.err &&
 	 ! grep -q 'Operation canceled' $out/klat.json.err &&
 	 $python -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d[\"interrupted\"] is True and d[\"count\"] == 0 and d[\"iterations_done\"] == 0 and d[\"iterations\"] == 10000000 and d[\"experiment\"] == \"semaphore\"' $out/klat.json &&
 	 test ! -e $out/klat.csv && test ! -e $out/klat.csv.tmp"
-rc=$(interrupt TERM 4 "$out/klat.txt" $wsc klat semaphore --iters 10000000)
+rc=$(interrupt TERM 4 "$out/klat.txt" "$wsc" klat semaphore --iters 10000000)
 check "klat semaphore table, SIGTERM mid-run: exit 130, marked" sh -c \
 	"test $rc -eq 130 && grep -q '^# interrupted by SIGTERM: 0 of 10000000 samples: the run was stopped' $out/klat.txt"
 
@@ -280,7 +280,7 @@ check "klat semaphore table, SIGTERM mid-run: exit 130, marked" sh -c \
 # .tmp fills once the run has ended.
 # klat_at POINT N EXP OUT: the run, SIGINT at POINT; prints the exit code.
 klat_at() {
-	env --default-signal=INT $wsc klat "$3" --iters "$2" --csv "$4.csv" > "$4" 2> "$4.err" &
+	env --default-signal=INT "$wsc" klat "$3" --iters "$2" --csv "$4.csv" > "$4" 2> "$4.err" &
 	kpid=$!
 	for _ in $(seq 200); do
 		case $1 in

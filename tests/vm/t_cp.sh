@@ -23,7 +23,7 @@ echo "TAP version 13"
 
 # The folder a --keep run left in $1: its only wsc-cp.* entry.
 kept() {
-	ls -d "$1"/wsc-cp.* 2>/dev/null | head -n 1
+	for d in "$1"/wsc-cp.*; do [ -e "$d" ] && echo "$d" && break; done
 }
 
 # Every destination in folder $1 equals its source, and there are $2.
@@ -61,6 +61,7 @@ PY
 # N), its copies kept and compared here with cmp, independently of wsc.
 for p in $programs; do
 	for nt in "1 8" "3 8" "7 3"; do
+		# shellcheck disable=SC2086  # N and T, split on purpose
 		set -- $nt
 		d=$(mktemp -d "$work/one.XXXXXX")
 		if $wsc cp -p "$p" -n "$1" -t "$2" -r 1 --dir "$d" --keep --json \
@@ -79,7 +80,7 @@ done
 check "all programs together, N=10 T=4, verified, 15 portions" sh -c \
 	"$wsc cp -n 10 -t 4 -r 2 --dir $work --json > $out/all.json &&
 	 $python -c 'import json; d = json.load(open(\"$out/all.json\")); assert d[\"verified\"] and len(d[\"results\"]) == 15, d[\"results\"]; assert sorted(r[\"portion\"] for r in d[\"results\"]) == list(range(1, 16))'"
-check "speedups: 1 for each baseline portion, the baseline's median over the portion's" $python -c "
+check "speedups: 1 for each baseline portion, the baseline's median over the portion's" "$python" -c "
 import json
 d = json.load(open('$out/all.json'))
 med = {r['portion']: r['median_ns'] for r in d['results']}
@@ -118,7 +119,7 @@ rc=$?
 check "missing source: exit 1" test "$rc" -eq 1
 check "missing source: named per program on stderr" sh -c \
 	"test \$(grep -c 'transaction 2 (src-0002 -> dst-0002): openat of the source: No such file or directory' $out/miss.err) -eq 9"
-check "missing source: JSON errors, other copies verified" $python -c "
+check "missing source: JSON errors, other copies verified" "$python" -c "
 import json
 d = json.load(open('$out/miss.json'))
 assert d['verified'] is True and d['failed'] == 9, d
@@ -168,7 +169,7 @@ full_case() {
 		done
 		echo \"# \$n complete copies kept\"
 		test \$n -ge $min && test \$n -lt 16"
-	check "$label: JSON failed > 0, claimed copies verified" $python -c "
+	check "$label: JSON failed > 0, claimed copies verified" "$python" -c "
 import json
 d = json.load(open('$out/full.json'))
 assert d['failed'] > 0 and d['verified'] is True, d
@@ -265,10 +266,10 @@ check "--help: exit 0, lists the programs" sh -c \
 # Interrupted: 400 files and 200 repetitions take minutes under TCG; the
 # signal comes once a few repetitions have ended.
 id=$(mktemp -d "$work/int.XXXXXX")
-rc=$(interrupt INT 25 "$out/int.json" $wsc cp -n 400 -r 200 --dir "$id" --json --csv "$out/int.csv")
+rc=$(interrupt INT 25 "$out/int.json" "$wsc" cp -n 400 -r 200 --dir "$id" --json --csv "$out/int.csv")
 check "SIGINT mid-run, --json --csv: exit 130" test "$rc" -eq 130
 check "SIGINT: the scratch folder (400 files and their copies) is removed" sh -c "test -z \"\$(ls -A $id)\""
-check "SIGINT: the JSON holds the repetitions so far, marked interrupted" $python -c "
+check "SIGINT: the JSON holds the repetitions so far, marked interrupted" "$python" -c "
 import json
 d = json.load(open('$out/int.json'))
 assert d['interrupted'] is True and 0 < d['repetitions_done'] < d['repetitions'] == 200, d
@@ -278,12 +279,12 @@ check "SIGINT: the CSV has as many repetitions, stderr says interrupted" sh -c \
 	"n=\$($python -c 'import json; print(json.load(open(\"$out/int.json\"))[\"repetitions_done\"])') &&
 	 test \$(wc -l < $out/int.csv) -eq \$((1 + 15 * n)) && test ! -e $out/int.csv.tmp &&
 	 grep -q '^wsc cp: interrupted by SIGINT: ' $out/int.json.err"
-rc=$(interrupt TERM 25 "$out/int.txt" $wsc cp -n 400 -r 200 --dir "$id")
+rc=$(interrupt TERM 25 "$out/int.txt" "$wsc" cp -n 400 -r 200 --dir "$id")
 check "SIGTERM mid-run, the table: exit 130, marked, the folder removed" sh -c \
 	"test $rc -eq 130 && grep -Eq '^interrupted by SIGTERM: [1-9][0-9]* of 200 repetitions ran to their end' $out/int.txt &&
 	 grep -q '^interrupted by SIGTERM: the figures are of the repetitions that ran to their end' $out/int.txt &&
 	 grep -Eq '^ +12  WSC\\+CHAIN ' $out/int.txt && test -z \"\$(ls -A $id)\""
-rc=$(interrupt INT 3 "$out/int0.txt" $wsc cp -n 5000 -r 200 --dir "$id")
+rc=$(interrupt INT 3 "$out/int0.txt" "$wsc" cp -n 5000 -r 200 --dir "$id")
 check "SIGINT while the sources are made: exit 130, nothing to report, the folder removed" sh -c \
 	"test $rc -eq 130 && grep -q '^wsc cp: interrupted by SIGINT: before the first repetition ended' $out/int0.txt.err &&
 	 test -z \"\$(ls -A $id)\""

@@ -121,7 +121,7 @@ mkdir "$out/scratch"
 check "--compare -r 3 --json --csv: exit 0" sh -c \
 	"$wsc ls --compare -r 3 --json --csv $out/cmp.csv --dir $out/scratch > $out/cmp.json"
 check "--compare --json: verified, 2 folders x 3 variants, speedups over conventional" \
-	$python - "$out/cmp.json" <<'PY'
+	"$python" - "$out/cmp.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d['verified'] is True, d['verified']
@@ -168,7 +168,7 @@ check "--compare table: speedups in words, no target; --keep keeps 5 and 408 fil
 	 k=\$(sed -n 's/^wsc ls: kept //p' $out/cmp.err) && test -d \"\$k\" &&
 	 test \$(ls \$k/files-5 | wc -l) -eq 5 && test \$(ls \$k/files-408 | wc -l) -eq 408 &&
 	 rm -r \"\$k\""
-n=$(ls -1 "$d" | wc -l)
+n=$(find "$d" -mindepth 1 -maxdepth 1 | wc -l)
 check "--compare over given folders: exit 0, one record per variant each" sh -c \
 	"$wsc ls --compare -r 1 --json $d $big > $out/g.json &&
 	 $python -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d[\"verified\"] and len(d[\"results\"]) == 6 and sorted(r[\"files\"] for r in d[\"results\"]) == [$n] * 3 + [1100] * 3, d[\"results\"]' $out/g.json"
@@ -201,11 +201,11 @@ check "wsc ls --help: exit 0, usage" sh -c "$wsc ls --help | grep -q '^Usage: ws
 # Interrupted: 2000 rounds take long under TCG; the signal comes after a
 # few (interrupt() is tap.sh's).
 mkdir "$out/iscratch"
-rc=$(interrupt INT 20 "$out/int.json" $wsc ls --compare -r 2000 --json --csv $out/int.csv --dir $out/iscratch)
+rc=$(interrupt INT 20 "$out/int.json" "$wsc" ls --compare -r 2000 --json --csv "$out/int.csv" --dir "$out/iscratch")
 check "--compare --json --csv, SIGINT mid-run: exit 130, the folders it made removed" sh -c \
 	"test $rc -eq 130 && test -z \"\$(ls -A $out/iscratch)\" && grep -q '^wsc ls: interrupted by SIGINT: ' $out/int.json.err"
 check "--compare, SIGINT: the JSON holds the rounds taken, marked; the CSV as many" \
-	$python - "$out/int.json" "$out/int.csv" <<'PY'
+	"$python" - "$out/int.json" "$out/int.csv" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d['interrupted'] is True and d['repetitions'] == 2000, d
@@ -215,7 +215,7 @@ assert r and all(0 < x['repetitions_done'] < 2000 for x in r), r
 rows = sum(x['repetitions_done'] * (2 if x['variant'] != 'system' else 1) for x in r)
 assert len(open(sys.argv[2]).readlines()) == 1 + rows, rows
 PY
-rc=$(interrupt TERM 20 "$out/int.txt" $wsc ls --compare -r 2000 --dir $out/iscratch)
+rc=$(interrupt TERM 20 "$out/int.txt" "$wsc" ls --compare -r 2000 --dir "$out/iscratch")
 check "--compare table, SIGTERM mid-run: exit 130, marked, the folders removed" sh -c \
 	"test $rc -eq 130 && grep -q '^# interrupted by SIGTERM: the folders below with the rounds taken until then' $out/int.txt &&
 	 grep -Eq ', [1-9][0-9]* of 2000 rounds \(interrupted\)\$' $out/int.txt &&

@@ -11,10 +11,10 @@ check "module is not loaded at start" sh -c '! grep -q "^wsc " /proc/modules'
 cycles=0
 for i in $(seq 20); do
 	insmod "$ko" || break
-	[ -c /dev/wsc ] && [ -r /proc/syscall_lat ] || break
+	{ [ -c /dev/wsc ] && [ -r /proc/syscall_lat ]; } || break
 	cat /proc/syscall_lat >/dev/null || break
 	rmmod wsc || break
-	[ ! -e /dev/wsc ] && [ ! -e /proc/syscall_lat ] || break
+	{ [ ! -e /dev/wsc ] && [ ! -e /proc/syscall_lat ]; } || break
 	cycles=$i
 done
 check "load and unload 20 times (got $cycles)" test "$cycles" -eq 20
@@ -26,7 +26,7 @@ caches="wsc_buf_4k wsc_buf_16k wsc_buf_32k wsc_buf_64k"
 wsc_caches() { awk '/^wsc_buf_/ { print $1 }' /proc/slabinfo | sort | tr '\n' ' '; }
 if [ -r /proc/slabinfo ]; then
 	insmod "$ko"
-	want=$(echo $caches | tr ' ' '\n' | sort | tr '\n' ' ')
+	want=$(echo "$caches" | tr ' ' '\n' | sort | tr '\n' ' ')
 	got=$(wsc_caches)
 	check "the four buffer caches are in /proc/slabinfo once loaded (got: $got)" test "$got" = "$want"
 	# Each object is charged whole (SLAB_ACCOUNT): the objects of a

@@ -144,6 +144,7 @@ auditctl -a always,exit -F arch=b64 -S mount -k wsc_unrelated > /dev/null
 "$wl" pin 48 20 > "$work/out.pin" 2>&1
 rc=$?
 auditctl -D > /dev/null
+# shellcheck disable=SC2046  # the two counts, split on purpose
 set -- $(sed -n 's/^names_cache //p' "$work/out.pin")
 check "audit with one unrelated rule, 48 threads blocked after 20 path lookups each: names_cache $1 -> $2 active objects (no 960 held)" \
 	test "$rc" -eq 0 -a -n "${2:-}" -a "$((${2:-0} - ${1:-0}))" -lt 100

@@ -144,7 +144,7 @@ check "racing tracers: no trace left active" \
 # --- an exec from a thread other than the leader: the task lives on as
 # the leader; its calls stay counted and the trace still ends by itself
 j=$out/exec.json
-timeout 120 $wsc trace --json -o "$j" -- "$wl" exec-thread $N > /dev/null 2>&1
+timeout 120 "$wsc" trace --json -o "$j" -- "$wl" exec-thread $N > /dev/null 2>&1
 check "exec from a thread: the trace ends with the process (exit 0)" test $? -eq 0
 check "exec from a thread: the new program's getpriority counted ($N), lost 0" \
 	test "$(count "$j" getpriority calls)/$(field "$j" lost)" = "$N/0"
@@ -290,11 +290,11 @@ bad_target "no such process" "no such process" -p 999999
 bad_target "a kernel thread" "kernel thread" -p 2
 bad_target "no such cgroup" "no such cgroup" --cgroup /wsc-no-such-cgroup -d 1
 bad_target "a cgroup path naming a file" "not a cgroup" --cgroup "$cgroot/cgroup.procs" -d 1
-setpriv --reuid=65534 --regid=65534 --clear-groups $wsc trace -- true > /dev/null 2> "$out/eperm"
+setpriv --reuid=65534 --regid=65534 --clear-groups "$wsc" trace -- true > /dev/null 2> "$out/eperm"
 check "unprivileged: refused with the kernel's reason" \
 	sh -c "test $? -eq 1 && grep -q 'CAP_SYS_ADMIN or CAP_PERFMON' $out/eperm"
 setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=+perfmon \
-	--ambient-caps=+perfmon $wsc trace -- true > /dev/null 2> "$out/perfmon"
+	--ambient-caps=+perfmon "$wsc" trace -- true > /dev/null 2> "$out/perfmon"
 check "CAP_PERFMON alone is enough" test $? -eq 0
 
 # --- bad command lines: exit 2, nothing traced, in the one voice of

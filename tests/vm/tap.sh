@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # SPDX-License-Identifier: GPL-2.0
 # Sourced by the shell tests: TAP output, one numbered line per check.
 tap_n=0

@@ -1,9 +1,11 @@
+# shellcheck shell=sh
 # SPDX-License-Identifier: GPL-2.0
 # What the wsc trace tests share: where things are, reading the report's
 # JSON, comparing it with strace's (trace_check.py), and waiting for a
 # trace to be active.  Sourced after tap.sh, from the top of the tree.
 wsc=${WSC:-build/wsc}
 case $wsc in /*) ;; *) wsc=$(pwd)/$wsc ;; esac
+# shellcheck disable=SC2034  # the scripts that source this file use it
 wl=$(pwd)/build/tests/vm/wl_calls
 python=${PYTHON:-/usr/bin/python3}
 PYTHONPATH=$(pwd)/tests/vm${PYTHONPATH:+:$PYTHONPATH}

@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # SPDX-License-Identifier: GPL-2.0
 # Sourced by the shell tests after tap.sh: the one voice of a usage error
 # (wsc(8), USAGE ERRORS; user/cli/common/args.h).
