@@ -623,58 +623,48 @@ out_csv:
 	return ret;
 }
 
+/* The options that take a number or a CPU; 0 or the exit code. */
+static int fit_value(void *ctx, int c, const char *arg)
+{
+	struct fit_opts *o = ctx;
+	uint64_t r;
+	int ret;
+
+	switch (c) {
+	case 'n':
+		return parse_u64("bench fit", "--iters", arg, FIT_BLOCK,
+				 FIT_MAX_ITERS, &o->iters);
+	case 'r':
+		ret = parse_u64("bench fit", "--rounds", arg, 1, ROUNDS_MAX, &r);
+		if (!ret)
+			o->rounds = (unsigned int)r;
+		return ret;
+	case 'c':
+		return parse_cpu("bench fit", "--cpu", arg, &o->cpu);
+	}
+	return EXIT_USAGE;	/* getopt_long() returns no other */
+}
+
 /* 0: run; -1: done, exit 0 (--help); else the exit code. */
 static int fit_parse(struct fit_opts *o, int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "iters", required_argument, NULL, 'n' },
-		{ "rounds", required_argument, NULL, 'r' },
-		{ "cpu",   required_argument, NULL, 'c' },
-		{ "json",  no_argument,       NULL, 'j' },
-		{ "csv",   required_argument, NULL, 'C' },
-		{ "help",  no_argument,       NULL, 'h' },
-		/* The other commands' names for the same (wsc(8), OPTIONS). */
-		{ "repetitions", required_argument, NULL, 'r' },
-		{ "cpus",  required_argument, NULL, 'c' },
-		{ NULL, 0, NULL, 0 },
+		OPT_ITERS('n'), OPT_ROUNDS('r'), OPT_CPUS('c'), OPT_CSV('C'),
+		OPT_JSON, OPT_HELP, OPT_END
 	};
-	uint64_t r;
-	int c, ret;
+	const struct opt_set set[] = {
+		{ 'j', &o->json, NULL },
+		{ 'C', NULL, &o->csv },
+		{ 0 }
+	};
+	const struct opt_parser p = {
+		.cmd = "bench fit", .shortopts = ":n:r:c:jh", .longopts = opts,
+		.set = set, .usage = fit_usage, .value = fit_value, .ctx = o,
+	};
+	int ret = opt_parse(&p, argc, argv);
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":n:r:c:jh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'n':
-			ret = parse_u64("bench fit", "--iters", optarg, FIT_BLOCK,
-					FIT_MAX_ITERS, &o->iters);
-			if (ret)
-				return ret;
-			break;
-		case 'r':
-			ret = parse_u64("bench fit", "--rounds", optarg, 1,
-					ROUNDS_MAX, &r);
-			if (ret)
-				return ret;
-			o->rounds = (unsigned int)r;
-			break;
-		case 'c':
-			ret = parse_cpu("bench fit", "--cpu", optarg, &o->cpu);
-			if (ret)
-				return ret;
-			break;
-		case 'j':
-			o->json = true;
-			break;
-		case 'C':
-			o->csv = optarg;
-			break;
-		case 'h':
-			fit_usage(stdout);
-			return -1;
-		default:
-			return usage_getopt("bench fit", c, argv);
-		}
-	}
+	if (ret)
+		return ret;
 	if (optind != argc)
 		return usage_error("bench fit", "unexpected argument '%s'", argv[optind]);
 	return 0;

@@ -491,80 +491,65 @@ static int bench_set_cpus(struct bench_cmd *b, const char *arg)
 	return 0;
 }
 
+/* The options that take a number or CPUs; 0 or the exit code. */
+static int bench_cmd_value(void *ctx, int c, const char *arg)
+{
+	struct bench_cmd *b = ctx;
+	uint64_t v;
+	int ret;
+
+	b->has_run_opts = true;
+	switch (c) {
+	case 'n':
+		return parse_u64("bench", "--iters", arg, 1, BENCH_MAX_ITERS,
+				 &b->o.iters);
+	case 'r':
+		ret = parse_u64("bench", "--rounds", arg, 1, ROUNDS_MAX, &v);
+		if (!ret)
+			b->o.rounds = (unsigned int)v;
+		return ret;
+	case 'c':
+		return bench_set_cpus(b, arg);
+	case 's':
+		ret = parse_u64("bench", "--size", arg, 1, BENCH_MAX_SIZE, &v);
+		if (!ret) {
+			b->o.size = (size_t)v;
+			b->has_size = true;
+		}
+		return ret;
+	}
+	return EXIT_USAGE;	/* getopt_long() returns no other */
+}
+
 /* 0: run; -1: done, exit 0 (--help); else the exit code. */
 static int bench_cmd_parse(struct bench_cmd *b, int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "iters", required_argument, NULL, 'n' },
-		{ "rounds", required_argument, NULL, 'r' },
-		{ "cpus",  required_argument, NULL, 'c' },
+		OPT_ITERS('n'), OPT_ROUNDS('r'), OPT_CPUS('c'), OPT_CSV('C'),
 		{ "size",  required_argument, NULL, 's' },
-		{ "json",  no_argument,       NULL, 'j' },
-		{ "csv",   required_argument, NULL, 'C' },
 		{ "all",   no_argument,       NULL, 'a' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "out",   required_argument, NULL, 'o' },	/* its old name */
 		{ "list",  no_argument,       NULL, 'l' },
-		{ "help",  no_argument,       NULL, 'h' },
-		/* The other commands' names for the same (wsc(8), OPTIONS). */
-		{ "repetitions", required_argument, NULL, 'r' },
-		{ "cpu",   required_argument, NULL, 'c' },
-		{ "out",   required_argument, NULL, 'o' },
-		{ NULL, 0, NULL, 0 },
+		OPT_JSON, OPT_HELP, OPT_END
 	};
-	uint64_t v;
-	int c, ret;
+	const struct opt_set set[] = {
+		{ 'j', &b->o.json, NULL },
+		{ 'C', NULL, &b->o.csv_dir },
+		{ 'a', &b->all, NULL },
+		{ 'o', NULL, &b->out_dir },
+		{ 'l', &b->list, NULL },
+		{ 0 }
+	};
+	const struct opt_parser p = {
+		.cmd = "bench", .shortopts = ":n:r:c:s:jao:lh", .longopts = opts,
+		.set = set, .usage = bench_usage, .value = bench_cmd_value,
+		.ctx = b,
+	};
+	int ret = opt_parse(&p, argc, argv);
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":n:r:c:s:jao:lh", opts, NULL)) != -1) {
-		if (c == 'n' || c == 'r' || c == 'c' || c == 's')
-			b->has_run_opts = true;
-		switch (c) {
-		case 'n':
-			ret = parse_u64("bench", "--iters", optarg, 1,
-					BENCH_MAX_ITERS, &b->o.iters);
-			if (ret)
-				return ret;
-			break;
-		case 'r':
-			ret = parse_u64("bench", "--rounds", optarg, 1, ROUNDS_MAX, &v);
-			if (ret)
-				return ret;
-			b->o.rounds = (unsigned int)v;
-			break;
-		case 'c':
-			ret = bench_set_cpus(b, optarg);
-			if (ret)
-				return ret;
-			break;
-		case 's':
-			ret = parse_u64("bench", "--size", optarg, 1, BENCH_MAX_SIZE, &v);
-			if (ret)
-				return ret;
-			b->o.size = (size_t)v;
-			b->has_size = true;
-			break;
-		case 'j':
-			b->o.json = true;
-			break;
-		case 'C':
-			b->o.csv_dir = optarg;
-			break;
-		case 'a':
-			b->all = true;
-			break;
-		case 'o':
-			b->out_dir = optarg;
-			break;
-		case 'l':
-			b->list = true;
-			break;
-		case 'h':
-			bench_usage(stdout);
-			return -1;
-		default:
-			return usage_getopt("bench", c, argv);
-		}
-	}
+	if (ret)
+		return ret;
 	if (b->all && !b->out_dir)
 		b->out_dir = BENCH_ALL_DIR;
 	return bench_check(b, argc, argv);

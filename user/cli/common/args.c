@@ -50,6 +50,43 @@ int usage_getopt(const char *cmd, int c, char **argv)
 	return usage_error(cmd, "unknown option '%s'", word);
 }
 
+bool opt_set_apply(const struct opt_set *set, int c, const char *arg)
+{
+	for (; set && set->c; set++) {
+		if (set->c != c)
+			continue;
+		if (set->flag)
+			*set->flag = true;
+		if (set->arg)
+			*set->arg = arg;
+		return true;
+	}
+	return false;
+}
+
+int opt_parse(const struct opt_parser *p, int argc, char **argv)
+{
+	int c, ret;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, p->shortopts, p->longopts,
+				NULL)) != -1) {
+		if (opt_set_apply(p->set, c, optarg))
+			continue;
+		if (c == 'h') {
+			p->usage(stdout);
+			return -1;
+		}
+		if (c == '?' || c == ':')
+			return usage_getopt(p->cmd, c, argv);
+		ret = p->value ? p->value(p->ctx, c, optarg) :
+				 usage_getopt(p->cmd, c, argv);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 int parse_u64(const char *cmd, const char *opt, const char *s, uint64_t min,
 	      uint64_t max, uint64_t *out)
 {

@@ -192,114 +192,109 @@ static int cp_usage_error(const char *msg)
 	return usage_error("cp", "%s", msg);
 }
 
+/* The long options without a letter, past every char getopt_long() returns. */
+enum {
+	CP_OPT_COLD = 256, CP_OPT_DIR, CP_OPT_KEEP, CP_OPT_SWEEP,
+	CP_OPT_INJECT, CP_OPT_CSV
+};
+
+/* What the options' checks need besides the command. */
+struct cp_args {
+	struct cp_cmd *c;
+	uint64_t inject_k;
+};
+
+/* The options that take a value to check; 0 or the exit code. */
+static int cp_value(void *ctx, int opt, const char *arg)
+{
+	struct cp_args *a = ctx;
+	struct cp_cmd *c = a->c;
+	struct cp_session *s = &c->s;
+	struct cp_work *w = &s->w;
+	uint64_t v;
+	int ret;
+
+	switch (opt) {
+	case 'n':
+		ret = parse_u64("cp", "--transactions", arg, 1, CP_MAX_N, &v);
+		w->n = ret ? w->n : (unsigned int)v;
+		c->has_n = true;
+		return ret;
+	case 's':
+		return cp_parse_size(arg, &w->size);
+	case 't':
+		ret = parse_u64("cp", "--threshold", arg, 1, CP_MAX_THRESHOLD, &v);
+		w->threshold = ret ? w->threshold : (unsigned int)v;
+		c->has_t = true;
+		return ret;
+	case 'r':
+		ret = parse_u64("cp", "--rounds", arg, 1, CP_MAX_REPS, &v);
+		s->reps = ret ? s->reps : (unsigned int)v;
+		return ret;
+	case 'p':
+		c->has_programs = true;
+		return cp_parse_programs(s, arg);
+	case 'c':
+		ret = parse_cpu("cp", "--cpu", arg, &c->cpu);
+		if (!ret && cpu_offline(c->cpu))
+			return usage_error("cp", "CPU %d is offline", c->cpu);
+		return ret;
+	case CP_OPT_DIR:
+		s->parent = arg;
+		c->has_dir = true;
+		return 0;
+	case CP_OPT_SWEEP:
+		if (!strcmp(arg, "threshold"))
+			c->sweep = CP_SWEEP_THRESHOLD;
+		else if (!strcmp(arg, "n"))
+			c->sweep = CP_SWEEP_N;
+		else
+			return cp_usage_error("--sweep takes 'threshold' or 'n'");
+		return 0;
+	case CP_OPT_INJECT:
+		return cp_parse_inject(w, arg, &a->inject_k);
+	}
+	return EXIT_USAGE;	/* getopt_long() returns no other */
+}
+
 static int cp_parse(struct cp_cmd *c, int argc, char **argv)
 {
-	enum { OPT_COLD = 256, OPT_DIR, OPT_KEEP, OPT_SWEEP, OPT_INJECT, OPT_CSV };
 	static const struct option opts[] = {
 		{ "transactions", required_argument, NULL, 'n' },
 		{ "size",         required_argument, NULL, 's' },
 		{ "threshold",    required_argument, NULL, 't' },
-		{ "repetitions",  required_argument, NULL, 'r' },
 		{ "programs",     required_argument, NULL, 'p' },
-		{ "cpu",          required_argument, NULL, 'c' },
-		{ "cold",         no_argument,       NULL, OPT_COLD },
-		{ "dir",          required_argument, NULL, OPT_DIR },
-		{ "keep",         no_argument,       NULL, OPT_KEEP },
-		{ "sweep",        required_argument, NULL, OPT_SWEEP },
-		{ "inject",       required_argument, NULL, OPT_INJECT },
-		{ "json",         no_argument,       NULL, 'j' },
-		{ "csv",          required_argument, NULL, OPT_CSV },
-		{ "help",         no_argument,       NULL, 'h' },
-		/* The other commands' names for the same (wsc(8), OPTIONS). */
-		{ "rounds",       required_argument, NULL, 'r' },
-		{ "cpus",         required_argument, NULL, 'c' },
-		{ NULL, 0, NULL, 0 }
+		{ "cold",         no_argument,       NULL, CP_OPT_COLD },
+		{ "dir",          required_argument, NULL, CP_OPT_DIR },
+		{ "keep",         no_argument,       NULL, CP_OPT_KEEP },
+		{ "sweep",        required_argument, NULL, CP_OPT_SWEEP },
+		{ "inject",       required_argument, NULL, CP_OPT_INJECT },
+		OPT_ROUNDS('r'), OPT_CPUS('c'), OPT_CSV(CP_OPT_CSV),
+		OPT_JSON, OPT_HELP, OPT_END
 	};
 	struct cp_session *s = &c->s;
 	struct cp_work *w = &s->w;
-	uint64_t v, inject_k = 0;
+	struct cp_args a = { .c = c };
+	const struct opt_set set[] = {
+		{ CP_OPT_COLD, &s->cold, NULL },
+		{ CP_OPT_KEEP, &s->keep, NULL },
+		{ 'j', &c->json, NULL },
+		{ CP_OPT_CSV, NULL, &c->csv },
+		{ 0 }
+	};
+	const struct opt_parser p = {
+		.cmd = "cp", .shortopts = ":n:s:t:r:p:c:jh", .longopts = opts,
+		.set = set, .usage = cp_usage, .value = cp_value, .ctx = &a,
+	};
+	uint64_t v, inject_k;
 	struct stat st;
-	int opt, ret;
+	int ret;
 
-	opterr = 0;
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, ":n:s:t:r:p:c:jh", opts, NULL)) != -1) {
-		switch (opt) {
-		case 'n':
-			ret = parse_u64("cp", "--transactions", optarg, 1, CP_MAX_N, &v);
-			if (ret)
-				return ret;
-			w->n = (unsigned int)v;
-			c->has_n = true;
-			break;
-		case 's':
-			ret = cp_parse_size(optarg, &w->size);
-			if (ret)
-				return ret;
-			break;
-		case 't':
-			ret = parse_u64("cp", "--threshold", optarg, 1,
-					CP_MAX_THRESHOLD, &v);
-			if (ret)
-				return ret;
-			w->threshold = (unsigned int)v;
-			c->has_t = true;
-			break;
-		case 'r':
-			ret = parse_u64("cp", "--rounds", optarg, 1, CP_MAX_REPS, &v);
-			if (ret)
-				return ret;
-			s->reps = (unsigned int)v;
-			break;
-		case 'p':
-			ret = cp_parse_programs(s, optarg);
-			if (ret)
-				return ret;
-			c->has_programs = true;
-			break;
-		case 'c':
-			ret = parse_cpu("cp", "--cpu", optarg, &c->cpu);
-			if (ret)
-				return ret;
-			if (cpu_offline(c->cpu))
-				return usage_error("cp", "CPU %d is offline", c->cpu);
-			break;
-		case OPT_COLD:
-			s->cold = true;
-			break;
-		case OPT_DIR:
-			s->parent = optarg;
-			c->has_dir = true;
-			break;
-		case OPT_KEEP:
-			s->keep = true;
-			break;
-		case OPT_SWEEP:
-			if (!strcmp(optarg, "threshold"))
-				c->sweep = CP_SWEEP_THRESHOLD;
-			else if (!strcmp(optarg, "n"))
-				c->sweep = CP_SWEEP_N;
-			else
-				return cp_usage_error("--sweep takes 'threshold' or 'n'");
-			break;
-		case OPT_INJECT:
-			ret = cp_parse_inject(w, optarg, &inject_k);
-			if (ret)
-				return ret;
-			break;
-		case 'j':
-			c->json = true;
-			break;
-		case OPT_CSV:
-			c->csv = optarg;
-			break;
-		case 'h':
-			cp_usage(stdout);
-			return -1;
-		default:
-			return usage_getopt("cp", opt, argv);
-		}
-	}
+	ret = opt_parse(&p, argc, argv);
+	if (ret)
+		return ret;
+	inject_k = a.inject_k;
 	if (optind < argc)
 		return usage_error("cp", "unexpected argument '%s'", argv[optind]);
 	/* The N sweep's largest point is what must fit. */

@@ -40,26 +40,19 @@ struct info_opts {
 /* 0: run; -1: done, exit 0 (--help); else the exit code. */
 static int info_parse(struct info_opts *o, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	static const struct option opts[] = { OPT_JSON, OPT_HELP, OPT_END };
+	const struct opt_set set[] = {
+		{ 'j', &o->json, NULL },
+		{ 0 }
 	};
-	int c;
+	const struct opt_parser p = {
+		.cmd = "info", .shortopts = ":jh", .longopts = opts, .set = set,
+		.usage = info_usage,
+	};
+	int ret = opt_parse(&p, argc, argv);
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":jh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'j':
-			o->json = true;
-			break;
-		case 'h':
-			info_usage(stdout);
-			return -1;
-		default:
-			return usage_getopt("info", c, argv);
-		}
-	}
+	if (ret)
+		return ret;
 	if (optind != argc)
 		return usage_error("info", "unexpected argument '%s'", argv[optind]);
 	return 0;

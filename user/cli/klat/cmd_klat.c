@@ -539,63 +539,65 @@ static int klat_print_list(bool json)
 	return 0;
 }
 
+/* What klat's options said besides @o: what the checks after need. */
+struct klat_args {
+	struct klat_opts *o;
+	bool list;
+	bool has_iters;
+	bool has_cpus;
+};
+
+/* --iters and --cpus; 0 or the exit code. */
+static int klat_value(void *ctx, int c, const char *arg)
+{
+	struct klat_args *a = ctx;
+	uint64_t v;
+	int ret;
+
+	switch (c) {
+	case 'n':
+		ret = parse_u64("klat", "--iters", arg, 1,
+				WSC_LAT_MAX_ITERATIONS, &v);
+		if (!ret)
+			a->o->iters = (uint32_t)v;
+		a->has_iters = true;
+		return ret;
+	case 'c':
+		a->has_cpus = true;
+		return klat_parse_cpus(arg, a->o);
+	}
+	return EXIT_USAGE;	/* getopt_long() returns no other */
+}
+
 /* 0: run; -1: done, exit 0 (--help); else the exit code. */
 static int klat_parse(struct klat_opts *o, int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "iters", required_argument, NULL, 'n' },
-		{ "cpus",  required_argument, NULL, 'c' },
-		{ "json",  no_argument,       NULL, 'j' },
-		{ "csv",   required_argument, NULL, 'C' },
+		OPT_ITERS('n'), OPT_CPUS('c'), OPT_CSV('C'),
 		{ "list",  no_argument,       NULL, 'l' },
-		{ "help",  no_argument,       NULL, 'h' },
-		/* The other commands' name for the same (wsc(8), OPTIONS). */
-		{ "cpu",   required_argument, NULL, 'c' },
-		{ NULL, 0, NULL, 0 },
+		OPT_JSON, OPT_HELP, OPT_END
 	};
-	bool list = false, has_iters = false, has_cpus = false;
+	struct klat_args a = { .o = o };
+	const struct opt_set set[] = {
+		{ 'j', &o->json, NULL },
+		{ 'C', NULL, &o->csv },
+		{ 'l', &a.list, NULL },
+		{ 0 }
+	};
+	const struct opt_parser p = {
+		.cmd = "klat", .shortopts = ":n:c:jlh", .longopts = opts,
+		.set = set, .usage = klat_usage, .value = klat_value, .ctx = &a,
+	};
 	const char *what, *name = NULL;
-	uint64_t v;
-	int c, ret;
+	int ret = opt_parse(&p, argc, argv);
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":n:c:jlh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'n':
-			ret = parse_u64("klat", "--iters", optarg, 1,
-					WSC_LAT_MAX_ITERATIONS, &v);
-			if (ret)
-				return ret;
-			o->iters = (uint32_t)v;
-			has_iters = true;
-			break;
-		case 'c':
-			ret = klat_parse_cpus(optarg, o);
-			if (ret)
-				return ret;
-			has_cpus = true;
-			break;
-		case 'j':
-			o->json = true;
-			break;
-		case 'C':
-			o->csv = optarg;
-			break;
-		case 'l':
-			list = true;
-			break;
-		case 'h':
-			klat_usage(stdout);
-			return -1;
-		default:
-			return usage_getopt("klat", c, argv);
-		}
-	}
+	if (ret)
+		return ret;
 
-	if (list) {
+	if (a.list) {
 		if (optind != argc)
 			return usage_error("klat", "unexpected argument '%s'", argv[optind]);
-		if (has_iters || has_cpus || o->csv)
+		if (a.has_iters || a.has_cpus || o->csv)
 			return usage_error("klat", "--list takes no other option than --json");
 		o->action = KLAT_LIST;
 		return 0;
@@ -622,7 +624,7 @@ static int klat_parse(struct klat_opts *o, int argc, char **argv)
 
 	if (o->action == KLAT_RUN)
 		return klat_check_cpus(o);
-	if (has_iters || has_cpus || o->csv)
+	if (a.has_iters || a.has_cpus || o->csv)
 		return usage_error("klat", "--iters, --cpus and --csv go with a run, not '%s'", what);
 	if (o->action == KLAT_RESET && o->json)
 		return usage_error("klat", "reset prints nothing: no --json");

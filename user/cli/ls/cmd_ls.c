@@ -123,70 +123,65 @@ struct ls_opts {
 	struct ls_compare_opts co;
 };
 
+/* What the options' checks need besides @co. */
+struct ls_args {
+	struct ls_compare_opts *co;
+	bool has_reps;
+};
+
+/* -r, the one option with a value to check; 0 or the exit code. */
+static int ls_value(void *ctx, int c, const char *arg)
+{
+	struct ls_args *a = ctx;
+	uint64_t v;
+	int ret;
+
+	if (c != 'r')
+		return EXIT_USAGE;	/* getopt_long() returns no other */
+	ret = parse_u64("ls", "--rounds", arg, 1, LS_MAX_REPS, &v);
+	a->co->reps = ret ? a->co->reps : (unsigned int)v;
+	a->has_reps = true;
+	return ret;
+}
+
 /* 0: run; -1: done, exit 0 (--help); else the exit code. */
 static int ls_parse(struct ls_opts *o, int argc, char **argv)
 {
-	enum { OPT_CONV = 256, OPT_COMPARE, OPT_CSV, OPT_DIR, OPT_KEEP };
+	enum {
+		LS_OPT_CONV = 256, LS_OPT_COMPARE, LS_OPT_CSV, LS_OPT_DIR,
+		LS_OPT_KEEP
+	};
 	static const struct option opts[] = {
 		{ "long",         no_argument,       NULL, 'l' },
-		{ "conventional", no_argument,       NULL, OPT_CONV },
-		{ "compare",      no_argument,       NULL, OPT_COMPARE },
-		{ "repetitions",  required_argument, NULL, 'r' },
-		{ "json",         no_argument,       NULL, 'j' },
-		{ "csv",          required_argument, NULL, OPT_CSV },
-		{ "dir",          required_argument, NULL, OPT_DIR },
-		{ "keep",         no_argument,       NULL, OPT_KEEP },
-		{ "help",         no_argument,       NULL, 'h' },
-		/* The other commands' name for the same (wsc(8), OPTIONS). */
-		{ "rounds",       required_argument, NULL, 'r' },
-		{ NULL, 0, NULL, 0 },
+		{ "conventional", no_argument,       NULL, LS_OPT_CONV },
+		{ "compare",      no_argument,       NULL, LS_OPT_COMPARE },
+		{ "dir",          required_argument, NULL, LS_OPT_DIR },
+		{ "keep",         no_argument,       NULL, LS_OPT_KEEP },
+		OPT_ROUNDS('r'), OPT_CSV(LS_OPT_CSV), OPT_JSON, OPT_HELP, OPT_END
 	};
 	struct ls_compare_opts *co = &o->co;
-	bool has_reps = false;
-	uint64_t v;
-	int c, ret;
+	struct ls_args a = { .co = co };
+	const struct opt_set set[] = {
+		{ 'l', &o->long_fmt, NULL },
+		{ LS_OPT_CONV, &o->conventional, NULL },
+		{ LS_OPT_COMPARE, &o->compare, NULL },
+		{ 'j', &co->json, NULL },
+		{ LS_OPT_CSV, NULL, &co->csv },
+		{ LS_OPT_DIR, NULL, &co->scratch },
+		{ LS_OPT_KEEP, &co->keep, NULL },
+		{ 0 }
+	};
+	const struct opt_parser p = {
+		.cmd = "ls", .shortopts = ":lr:jh", .longopts = opts,
+		.set = set, .usage = ls_usage, .value = ls_value, .ctx = &a,
+	};
+	int ret = opt_parse(&p, argc, argv);
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":lr:jh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'l':
-			o->long_fmt = true;
-			break;
-		case OPT_CONV:
-			o->conventional = true;
-			break;
-		case OPT_COMPARE:
-			o->compare = true;
-			break;
-		case 'r':
-			ret = parse_u64("ls", "--rounds", optarg, 1, LS_MAX_REPS, &v);
-			if (ret)
-				return ret;
-			co->reps = (unsigned int)v;
-			has_reps = true;
-			break;
-		case 'j':
-			co->json = true;
-			break;
-		case OPT_CSV:
-			co->csv = optarg;
-			break;
-		case OPT_DIR:
-			co->scratch = optarg;
-			break;
-		case OPT_KEEP:
-			co->keep = true;
-			break;
-		case 'h':
-			ls_usage(stdout);
-			return -1;
-		default:
-			return usage_getopt("ls", c, argv);
-		}
-	}
+	if (ret)
+		return ret;
 
 	if (!o->compare) {
-		if (has_reps || co->json || co->csv || co->scratch || co->keep)
+		if (a.has_reps || co->json || co->csv || co->scratch || co->keep)
 			return usage_error("ls", "-r, --json, --csv, --dir and --keep go with --compare");
 		if (optind >= argc)
 			return usage_error("ls", "which folder?");

@@ -215,12 +215,17 @@ int trace_parse(int argc, char **argv, struct trace_opts *o)
 		{ "failed",	no_argument,	   NULL, 'Z' },
 		{ "errno",	required_argument, NULL, 'E' },
 		{ "hist",	no_argument,	   NULL, 'H' },
-		{ "json",	no_argument,	   NULL, 'j' },
-		{ "csv",	required_argument, NULL, 'V' },
 		{ "csv-tasks",	required_argument, NULL, 'W' },
 		{ "output",	required_argument, NULL, 'o' },
-		{ "help",	no_argument,	   NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
+		OPT_CSV('V'), OPT_JSON, OPT_HELP, OPT_END
+	};
+	const struct opt_set set[] = {
+		{ 'a', &o->all, NULL },
+		{ 'C', &o->cold, NULL },
+		{ 'Z', &o->failed, NULL },
+		{ 'H', &o->hist, NULL },
+		{ 'j', &o->json, NULL },
+		{ 0 }
 	};
 	int c, err;
 
@@ -231,22 +236,9 @@ int trace_parse(int argc, char **argv, struct trace_opts *o)
 	 */
 	while ((c = getopt_long(argc, argv, "+:p:ad:s:e:Zjo:h", longopts,
 				NULL)) != -1) {
+		if (opt_set_apply(set, c, optarg))
+			continue;
 		switch (c) {
-		case 'a':
-			o->all = true;
-			break;
-		case 'C':
-			o->cold = true;
-			break;
-		case 'Z':
-			o->failed = true;
-			break;
-		case 'H':
-			o->hist = true;
-			break;
-		case 'j':
-			o->json = true;
-			break;
 		case 'h':
 			trace_usage(stdout);
 			exit(0);
