@@ -56,12 +56,13 @@
 #   make fuzz          the fuzzer in the VM (KERNEL=RELEASE of the matrix,
 #                      SEED=, ITERS=, SECONDS=, MODE=; Documentation/testing.md)
 #
-# Checks of the source (make check runs the layers' too):
+# Checks of the source (make check runs the layers' and shellcheck's too):
 #   make style         checkpatch (and codespell) over the module and the
 #                      shared headers
 #   make sparse        sparse over the module; fails on a finding in wsc's files
 #   make layers        no cycle between files, no leak between layers
 #                      (tools/check-layers), with the graphs
+#   make shellcheck    shellcheck over every shell script of the tree
 #
 # Set-up and demonstrations:
 #   make deps          install everything: every kernel of the matrix, the
@@ -152,7 +153,7 @@ endif
 
 .PHONY: all module user tests examples clean check check-kernels demo deps \
 	deps-base debug-kernel check-debug deps-debug \
-	install unit vmtest bench style help layers
+	install unit vmtest bench style help layers shellcheck
 
 all: module user
 
@@ -319,6 +320,12 @@ $(B)/cli/trace/trace_names.o: WSC_CFLAGS += -I$(B)/gen
 # the same check in make check).
 layers: $(LIB_OBJS) $(CLI_OBJS)
 	$(Q)tools/check-layers --graph --map user/lib/libwsc.map --lib user/lib=$(B)/lib --cli user/cli=$(B)/cli
+
+# Every shell script of the tree (a TAP line each, the findings under a
+# failed one; .shellcheckrc says where sourced files are).  make check
+# runs the same test with the other tests/tools/.
+shellcheck:
+	$(Q)tests/tools/test_shellcheck
 
 # Everything, every kernel of the matrix and the Debian 13 root included;
 # deps-base only what the default kernel's checks need.
