@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 # SPDX-License-Identifier: MIT
 """Write tests/unit/stats_vectors.h: inputs and the expected statistics,
 computed independently of libwsc with Python's statistics module.

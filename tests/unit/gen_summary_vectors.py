@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 # SPDX-License-Identifier: MIT
 """Write tests/unit/summary_vectors.h: sample sets and the integer summary
 include/wsc_summary.h must give for them, computed independently of it.

@@ -271,7 +271,7 @@ struct json_object *env_json(void)
 	cpuinfo_field("model name", model, sizeof(model));
 	read_line("/sys/devices/system/clocksource/clocksource0/current_clocksource",
 		  clock, sizeof(clock));
-	/* When and by which wsc: a figure's stamp says both (tools/plot). */
+	/* When and by which wsc: a figure's stamp says both (user/plot/wsc-plot). */
 	now = time(NULL);
 	if (!gmtime_r(&now, &tm) ||
 	    !strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", &tm))
