@@ -627,18 +627,14 @@ out_csv:
 static int fit_value(void *ctx, int c, const char *arg)
 {
 	struct fit_opts *o = ctx;
-	uint64_t r;
-	int ret;
 
 	switch (c) {
 	case 'n':
 		return parse_u64("bench fit", "--iters", arg, FIT_BLOCK,
 				 FIT_MAX_ITERS, &o->iters);
 	case 'r':
-		ret = parse_u64("bench fit", "--rounds", arg, 1, ROUNDS_MAX, &r);
-		if (!ret)
-			o->rounds = (unsigned int)r;
-		return ret;
+		return parse_uint("bench fit", "--rounds", arg, 1, ROUNDS_MAX,
+				  &o->rounds);
 	case 'c':
 		return parse_cpu("bench fit", "--cpu", arg, &o->cpu);
 	}
@@ -660,14 +656,10 @@ static int fit_parse(struct fit_opts *o, int argc, char **argv)
 	const struct opt_parser p = {
 		.cmd = "bench fit", .shortopts = ":n:r:c:jh", .longopts = opts,
 		.set = set, .usage = fit_usage, .value = fit_value, .ctx = o,
+		.no_operands = true,
 	};
-	int ret = opt_parse(&p, argc, argv);
 
-	if (ret)
-		return ret;
-	if (optind != argc)
-		return usage_error("bench fit", "unexpected argument '%s'", argv[optind]);
-	return 0;
+	return opt_parse(&p, argc, argv);
 }
 
 int bench_fit(int argc, char **argv)

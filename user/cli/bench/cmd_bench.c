@@ -504,10 +504,8 @@ static int bench_cmd_value(void *ctx, int c, const char *arg)
 		return parse_u64("bench", "--iters", arg, 1, BENCH_MAX_ITERS,
 				 &b->o.iters);
 	case 'r':
-		ret = parse_u64("bench", "--rounds", arg, 1, ROUNDS_MAX, &v);
-		if (!ret)
-			b->o.rounds = (unsigned int)v;
-		return ret;
+		return parse_uint("bench", "--rounds", arg, 1, ROUNDS_MAX,
+				  &b->o.rounds);
 	case 'c':
 		return bench_set_cpus(b, arg);
 	case 's':

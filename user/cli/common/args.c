@@ -84,6 +84,9 @@ int opt_parse(const struct opt_parser *p, int argc, char **argv)
 		if (ret)
 			return ret;
 	}
+	if (p->no_operands && optind < argc)
+		return usage_error(p->cmd, "unexpected argument '%s'",
+				   argv[optind]);
 	return 0;
 }
 
@@ -110,6 +113,17 @@ int parse_u64(const char *cmd, const char *opt, const char *s, uint64_t min,
 
 not_number:
 	return usage_error(cmd, "%s: '%s' is not a whole number", opt, s);
+}
+
+int parse_uint(const char *cmd, const char *opt, const char *s,
+	       unsigned int min, unsigned int max, unsigned int *out)
+{
+	uint64_t v;
+	int ret = parse_u64(cmd, opt, s, min, max, &v);
+
+	if (!ret)
+		*out = (unsigned int)v;
+	return ret;
 }
 
 int parse_cpu(const char *cmd, const char *opt, const char *s, int *cpu)

@@ -84,6 +84,7 @@ bool opt_set_apply(const struct opt_set *set, int c, const char *arg);
  * @value:     every other option: 0, or the exit code with the mistake
  *             said (its argument @ctx)
  * @ctx:       the command's own
+ * @no_operands: the command takes none: one left is a mistake
  */
 struct opt_parser {
 	const char *cmd;
@@ -93,6 +94,7 @@ struct opt_parser {
 	void (*usage)(FILE *f);
 	int (*value)(void *ctx, int c, const char *arg);
 	void *ctx;
+	bool no_operands;
 };
 
 /*
@@ -108,6 +110,9 @@ int opt_parse(const struct opt_parser *p, int argc, char **argv);
  */
 int parse_u64(const char *cmd, const char *opt, const char *s, uint64_t min,
 	      uint64_t max, uint64_t *out);
+/* The same into an unsigned int (@max fits one); @out is left alone on error. */
+int parse_uint(const char *cmd, const char *opt, const char *s,
+	       unsigned int min, unsigned int max, unsigned int *out);
 /* A CPU this machine has (whether online is the caller's to check). */
 int parse_cpu(const char *cmd, const char *opt, const char *s, int *cpu);
 /* "A[,B...]": at most @max CPUs, each one parse_cpu() takes. */

@@ -211,26 +211,20 @@ static int cp_value(void *ctx, int opt, const char *arg)
 	struct cp_cmd *c = a->c;
 	struct cp_session *s = &c->s;
 	struct cp_work *w = &s->w;
-	uint64_t v;
 	int ret;
 
 	switch (opt) {
 	case 'n':
-		ret = parse_u64("cp", "--transactions", arg, 1, CP_MAX_N, &v);
-		w->n = ret ? w->n : (unsigned int)v;
 		c->has_n = true;
-		return ret;
+		return parse_uint("cp", "--transactions", arg, 1, CP_MAX_N, &w->n);
 	case 's':
 		return cp_parse_size(arg, &w->size);
 	case 't':
-		ret = parse_u64("cp", "--threshold", arg, 1, CP_MAX_THRESHOLD, &v);
-		w->threshold = ret ? w->threshold : (unsigned int)v;
 		c->has_t = true;
-		return ret;
+		return parse_uint("cp", "--threshold", arg, 1, CP_MAX_THRESHOLD,
+				  &w->threshold);
 	case 'r':
-		ret = parse_u64("cp", "--rounds", arg, 1, CP_MAX_REPS, &v);
-		s->reps = ret ? s->reps : (unsigned int)v;
-		return ret;
+		return parse_uint("cp", "--rounds", arg, 1, CP_MAX_REPS, &s->reps);
 	case 'p':
 		c->has_programs = true;
 		return cp_parse_programs(s, arg);
@@ -239,10 +233,6 @@ static int cp_value(void *ctx, int opt, const char *arg)
 		if (!ret && cpu_offline(c->cpu))
 			return usage_error("cp", "CPU %d is offline", c->cpu);
 		return ret;
-	case CP_OPT_DIR:
-		s->parent = arg;
-		c->has_dir = true;
-		return 0;
 	case CP_OPT_SWEEP:
 		if (!strcmp(arg, "threshold"))
 			c->sweep = CP_SWEEP_THRESHOLD;
@@ -278,6 +268,7 @@ static int cp_parse(struct cp_cmd *c, int argc, char **argv)
 	const struct opt_set set[] = {
 		{ CP_OPT_COLD, &s->cold, NULL },
 		{ CP_OPT_KEEP, &s->keep, NULL },
+		{ CP_OPT_DIR, &c->has_dir, &s->parent },
 		{ 'j', &c->json, NULL },
 		{ CP_OPT_CSV, NULL, &c->csv },
 		{ 0 }
@@ -285,6 +276,7 @@ static int cp_parse(struct cp_cmd *c, int argc, char **argv)
 	const struct opt_parser p = {
 		.cmd = "cp", .shortopts = ":n:s:t:r:p:c:jh", .longopts = opts,
 		.set = set, .usage = cp_usage, .value = cp_value, .ctx = &a,
+		.no_operands = true,
 	};
 	uint64_t v, inject_k;
 	struct stat st;
@@ -295,8 +287,6 @@ static int cp_parse(struct cp_cmd *c, int argc, char **argv)
 	if (ret)
 		return ret;
 	inject_k = a.inject_k;
-	if (optind < argc)
-		return usage_error("cp", "unexpected argument '%s'", argv[optind]);
 	/* The N sweep's largest point is what must fit. */
 	v = c->sweep == CP_SWEEP_N ? cp_sweep_n[CP_ARRAY_SIZE(cp_sweep_n) - 1] : w->n;
 	if (v * w->size > CP_MAX_BYTES)

@@ -47,15 +47,10 @@ static int info_parse(struct info_opts *o, int argc, char **argv)
 	};
 	const struct opt_parser p = {
 		.cmd = "info", .shortopts = ":jh", .longopts = opts, .set = set,
-		.usage = info_usage,
+		.usage = info_usage, .no_operands = true,
 	};
-	int ret = opt_parse(&p, argc, argv);
 
-	if (ret)
-		return ret;
-	if (optind != argc)
-		return usage_error("info", "unexpected argument '%s'", argv[optind]);
-	return 0;
+	return opt_parse(&p, argc, argv);
 }
 
 /*

@@ -551,17 +551,12 @@ struct klat_args {
 static int klat_value(void *ctx, int c, const char *arg)
 {
 	struct klat_args *a = ctx;
-	uint64_t v;
-	int ret;
 
 	switch (c) {
 	case 'n':
-		ret = parse_u64("klat", "--iters", arg, 1,
-				WSC_LAT_MAX_ITERATIONS, &v);
-		if (!ret)
-			a->o->iters = (uint32_t)v;
 		a->has_iters = true;
-		return ret;
+		return parse_uint("klat", "--iters", arg, 1,
+				  WSC_LAT_MAX_ITERATIONS, &a->o->iters);
 	case 'c':
 		a->has_cpus = true;
 		return klat_parse_cpus(arg, a->o);

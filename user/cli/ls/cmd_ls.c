@@ -133,15 +133,11 @@ struct ls_args {
 static int ls_value(void *ctx, int c, const char *arg)
 {
 	struct ls_args *a = ctx;
-	uint64_t v;
-	int ret;
 
 	if (c != 'r')
 		return EXIT_USAGE;	/* getopt_long() returns no other */
-	ret = parse_u64("ls", "--rounds", arg, 1, LS_MAX_REPS, &v);
-	a->co->reps = ret ? a->co->reps : (unsigned int)v;
 	a->has_reps = true;
-	return ret;
+	return parse_uint("ls", "--rounds", arg, 1, LS_MAX_REPS, &a->co->reps);
 }
 
 /* 0: run; -1: done, exit 0 (--help); else the exit code. */

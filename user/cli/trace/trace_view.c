@@ -17,6 +17,16 @@ uint64_t trace_lost_events(const struct wsc_trace_status *s)
 	return s->lost_tasks + s->lost_calls + s->lost_exits + s->lost_hist;
 }
 
+/* The kernel's words for a trace's state and its end, by their values. */
+static const char *const state_names[] = {
+	[WSC_TRACE_IDLE] = "idle", [WSC_TRACE_ACTIVE] = "active",
+	[WSC_TRACE_ENDED] = "ended",
+};
+static const char *const end_names[] = {
+	[WSC_TRACE_END_NONE] = "none", [WSC_TRACE_END_STOPPED] = "stopped",
+	[WSC_TRACE_END_EXITED] = "target exited",
+};
+
 /* @names[@i], or "unknown" for a value this wsc has no name for. */
 static const char *name_of(const char *const *names, size_t n, uint32_t i)
 {
@@ -25,24 +35,13 @@ static const char *name_of(const char *const *names, size_t n, uint32_t i)
 
 const char *trace_state_name(uint32_t state)
 {
-	static const char *const names[] = {
-		[WSC_TRACE_IDLE] = "idle",
-		[WSC_TRACE_ACTIVE] = "active",
-		[WSC_TRACE_ENDED] = "ended",
-	};
-
-	return name_of(names, sizeof(names) / sizeof(names[0]), state);
+	return name_of(state_names, sizeof(state_names) / sizeof(*state_names),
+		       state);
 }
 
 const char *trace_end_name(uint32_t end)
 {
-	static const char *const names[] = {
-		[WSC_TRACE_END_NONE] = "none",
-		[WSC_TRACE_END_STOPPED] = "stopped",
-		[WSC_TRACE_END_EXITED] = "target exited",
-	};
-
-	return name_of(names, sizeof(names) / sizeof(names[0]), end);
+	return name_of(end_names, sizeof(end_names) / sizeof(*end_names), end);
 }
 
 void trace_wrap_begin(struct trace_wrap *w, FILE *f, const char *head,
