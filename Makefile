@@ -14,7 +14,8 @@
 #   make module-debug  the module with its debug checks, in build/kmod-debug
 #                      (WSC_KO=build/kmod-debug/wsc.ko tests/vm/run runs it)
 #   make install       PREFIX=/usr/local DESTDIR=; headers in include/wsc/
-#                      manual pages in MANDIR, bash completion in BASHCOMPDIR;
+#                      manual pages in MANDIR, bash completion in BASHCOMPDIR,
+#                      the plotter in DATADIR/wsc (BINDIR/wsc-plot links to it);
 #                      without DESTDIR (the running system) it also runs
 #                      ldconfig, so that programs find libwsc.so.SOVERSION
 #                      at once (LIBDIR must be one ld.so searches: see
@@ -93,7 +94,8 @@ PREFIX ?= /usr/local
 LIBDIR ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 BINDIR ?= $(PREFIX)/bin
-MANDIR ?= $(PREFIX)/share/man
+DATADIR ?= $(PREFIX)/share
+MANDIR ?= $(DATADIR)/man
 # Where bash-completion looks for a command's completion on its own
 # (any XDG_DATA_DIRS entry's bash-completion/completions, /usr/local too).
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
@@ -396,6 +398,12 @@ fuzz: $(FUZZ) $(if $(KERNEL),,module)
 MAN_LINKS := $(shell find man -maxdepth 1 -type l -name '*.[38]' | sort)
 MAN3_PAGES := $(filter-out $(MAN_LINKS),$(wildcard man/*.3))
 MAN8_PAGES := $(filter-out $(MAN_LINKS),$(wildcard man/*.8))
+MAN1_PAGES := $(filter-out $(MAN_LINKS),$(wildcard man/*.1))
+
+# The plotter (user/plot/): the script with its package beside it, where
+# it looks for it, in a folder of wsc's own; BINDIR/wsc-plot is a link
+# to the script, relative so that the tree may be moved.
+PLOTDIR = $(DATADIR)/wsc
 
 # The headers go in a folder of their own, $(INCLUDEDIR)/wsc, laid out as
 # in the tree's -I flags (libwsc.h and the shared wsc_*.h side by side, the
@@ -436,6 +444,11 @@ install: $(STATIC_LIB) $(SHARED_LIB) $(CLI)
 		$(DESTDIR)$(BASHCOMPDIR)
 	install -m 644 $(MAN3_PAGES) $(DESTDIR)$(MANDIR)/man3/
 	install -m 644 $(MAN8_PAGES) $(DESTDIR)$(MANDIR)/man8/
+	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(PLOTDIR)/wscplot
+	install -m 644 $(MAN1_PAGES) $(DESTDIR)$(MANDIR)/man1/
+	install -m 755 user/plot/wsc-plot $(DESTDIR)$(PLOTDIR)/
+	install -m 644 user/plot/wscplot/*.py $(DESTDIR)$(PLOTDIR)/wscplot/
+	ln -sfr $(DESTDIR)$(PLOTDIR)/wsc-plot $(DESTDIR)$(BINDIR)/wsc-plot
 	$(foreach l,$(MAN_LINKS),ln -sf $(shell readlink $(l)) \
 		$(DESTDIR)$(MANDIR)/man$(subst .,,$(suffix $(l)))/$(notdir $(l)) &&) true
 	install -m 644 completion/wsc.bash $(DESTDIR)$(BASHCOMPDIR)/wsc
