@@ -317,11 +317,13 @@ $(B)/cli/trace/trace_names.o: WSC_CFLAGS += -I$(B)/gen
 -include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(UNIT_BINS:=.d) \
 	$(VM_BINS:=.d) $(VM_TOOLS:=.d) $(FUZZ_OBJS:.o=.d) $(EXAMPLES:=.d)
 
-# No cycle between the files of libwsc and the CLI, no leak between the
-# CLI's layers: the graphs and the verdict (tests/tools/test_layers runs
-# the same check in make check).
-layers: $(LIB_OBJS) $(CLI_OBJS)
-	$(Q)tools/check-layers --graph --map user/lib/libwsc.map --lib user/lib=$(B)/lib --cli user/cli=$(B)/cli
+# No cycle between the files of libwsc, of the CLI or of the module, no
+# leak between the CLI's layers or the module's areas, no name that both
+# the module and libwsc define: the graphs and the verdict
+# (tests/tools/test_layers runs the same check in make check).  The
+# module's objects and their includes are kbuild's, in kmod/.
+layers: $(LIB_OBJS) $(CLI_OBJS) module
+	$(Q)tools/check-layers --graph --map user/lib/libwsc.map --lib user/lib=$(B)/lib --cli user/cli=$(B)/cli --kmod kmod=kmod
 
 # Every shell script of the tree (a TAP line each, the findings under a
 # failed one; .shellcheckrc says where sourced files are).  make check
