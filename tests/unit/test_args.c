@@ -53,49 +53,48 @@ static const char *catch_end(void)
 	return caught;
 }
 
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+/* The two lines of a usage error of `wsc @cmd`: @words, and where help is. */
+static const char *usage_text(const char *cmd, const char *words)
+{
+	static char text[512];
+
+	snprintf(text, sizeof(text), "wsc %s: %s\nTry 'wsc %s --help'.\n", cmd,
+		 words, cmd);
+	return text;
+}
+
 static void test_number_wordings(void **state)
 {
+	static const struct {
+		const char *cmd, *opt, *arg;
+		uint64_t min, max;
+		const char *words;
+	} bad[] = {
+		{ "bench", "--iters", "abc", 1, 10, "--iters: 'abc' is not a whole number" },
+		/* "10x" is the same mistake as "abc", in the same words. */
+		{ "bench", "--iters", "10x", 1, 10, "--iters: '10x' is not a whole number" },
+		{ "cp", "--rounds", "-1", 1, 10, "--rounds: '-1' is not a whole number" },
+		{ "cp", "--rounds", " 5", 1, 10, "--rounds: ' 5' is not a whole number" },
+		/* Out of range: below, above, and past 2^64, all one wording. */
+		{ "bench fit", "--iters", "0", 64, 1000, "--iters: 0 is out of range 64..1000" },
+		{ "klat", "--iters", "1001", 1, 1000, "--iters: 1001 is out of range 1..1000" },
+		{ "klat", "--iters", "99999999999999999999", 1, 1000,
+		  "--iters: 99999999999999999999 is out of range 1..1000" },
+	};
 	uint64_t v = 7;
+	size_t i;
 
 	(void)state;
-	catch_begin();
-	assert_int_equal(parse_u64("bench", "--iters", "abc", 1, 10, &v), EXIT_USAGE);
-	assert_string_equal(catch_end(),
-			    "wsc bench: --iters: 'abc' is not a whole number\n"
-			    "Try 'wsc bench --help'.\n");
-	/* "10x" is the same mistake as "abc", in the same words. */
-	catch_begin();
-	assert_int_equal(parse_u64("bench", "--iters", "10x", 1, 10, &v), EXIT_USAGE);
-	assert_string_equal(catch_end(),
-			    "wsc bench: --iters: '10x' is not a whole number\n"
-			    "Try 'wsc bench --help'.\n");
-	catch_begin();
-	assert_int_equal(parse_u64("cp", "--rounds", "-1", 1, 10, &v), EXIT_USAGE);
-	assert_string_equal(catch_end(),
-			    "wsc cp: --rounds: '-1' is not a whole number\n"
-			    "Try 'wsc cp --help'.\n");
-	catch_begin();
-	assert_int_equal(parse_u64("cp", "--rounds", " 5", 1, 10, &v), EXIT_USAGE);
-	assert_string_equal(catch_end(),
-			    "wsc cp: --rounds: ' 5' is not a whole number\n"
-			    "Try 'wsc cp --help'.\n");
-	/* Out of range: below, above, and past 2^64, all one wording. */
-	catch_begin();
-	assert_int_equal(parse_u64("bench fit", "--iters", "0", 64, 1000, &v), EXIT_USAGE);
-	assert_string_equal(catch_end(),
-			    "wsc bench fit: --iters: 0 is out of range 64..1000\n"
-			    "Try 'wsc bench fit --help'.\n");
-	catch_begin();
-	assert_int_equal(parse_u64("klat", "--iters", "1001", 1, 1000, &v), EXIT_USAGE);
-	assert_string_equal(catch_end(),
-			    "wsc klat: --iters: 1001 is out of range 1..1000\n"
-			    "Try 'wsc klat --help'.\n");
-	catch_begin();
-	assert_int_equal(parse_u64("klat", "--iters", "99999999999999999999", 1, 1000, &v),
-			 EXIT_USAGE);
-	assert_string_equal(catch_end(),
-			    "wsc klat: --iters: 99999999999999999999 is out of range 1..1000\n"
-			    "Try 'wsc klat --help'.\n");
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		catch_begin();
+		assert_int_equal(parse_u64(bad[i].cmd, bad[i].opt, bad[i].arg,
+					   bad[i].min, bad[i].max, &v),
+				 EXIT_USAGE);
+		assert_string_equal(catch_end(),
+				    usage_text(bad[i].cmd, bad[i].words));
+	}
 	assert_int_equal(v, 7);
 	/* And a good one says nothing. */
 	catch_begin();
@@ -113,13 +112,11 @@ static void test_cpu_list(void **state)
 	catch_begin();
 	assert_int_equal(parse_cpu_list("klat", "--cpus", "0,,1", cpus, 2, &n), EXIT_USAGE);
 	assert_string_equal(catch_end(),
-			    "wsc klat: --cpus: '0,,1' is not a CPU list (A or A,B)\n"
-			    "Try 'wsc klat --help'.\n");
+			    usage_text("klat", "--cpus: '0,,1' is not a CPU list (A or A,B)"));
 	catch_begin();
 	assert_int_equal(parse_cpu_list("klat", "--cpus", "0,0,0", cpus, 2, &n), EXIT_USAGE);
 	assert_string_equal(catch_end(),
-			    "wsc klat: --cpus: at most 2 CPUs\n"
-			    "Try 'wsc klat --help'.\n");
+			    usage_text("klat", "--cpus: at most 2 CPUs"));
 	catch_begin();
 	assert_int_equal(parse_cpu_list("klat", "--cpus", "0", cpus, 2, &n), 0);
 	assert_string_equal(catch_end(), "");
@@ -153,26 +150,25 @@ static const char *getopt_says(int argc, char **argv)
 
 static void test_getopt_wordings(void **state)
 {
-	char *a[] = { "info", "--bogus", NULL };
-	char *b[] = { "info", "-x", NULL };
-	char *c[] = { "info", "-n", NULL };
-	char *d[] = { "info", "--iters", NULL };
-	char *e[] = { "info", "--json=1", NULL };
-	char *f[] = { "info", "--bogus=3", NULL };
+	static const struct {
+		const char *arg, *words;
+	} bad[] = {
+		{ "--bogus", "unknown option '--bogus'" },
+		{ "-x", "unknown option '-x'" },
+		{ "-n", "option '-n' needs a value" },
+		{ "--iters", "option '--iters' needs a value" },
+		{ "--json=1", "option '--json' takes no value" },
+		{ "--bogus=3", "unknown option '--bogus'" },
+	};
+	char *argv[3] = { "info", NULL, NULL };
+	size_t i;
 
 	(void)state;
-	assert_string_equal(getopt_says(2, a), "wsc info: unknown option '--bogus'\n"
-			    "Try 'wsc info --help'.\n");
-	assert_string_equal(getopt_says(2, b), "wsc info: unknown option '-x'\n"
-			    "Try 'wsc info --help'.\n");
-	assert_string_equal(getopt_says(2, c), "wsc info: option '-n' needs a value\n"
-			    "Try 'wsc info --help'.\n");
-	assert_string_equal(getopt_says(2, d), "wsc info: option '--iters' needs a value\n"
-			    "Try 'wsc info --help'.\n");
-	assert_string_equal(getopt_says(2, e), "wsc info: option '--json' takes no value\n"
-			    "Try 'wsc info --help'.\n");
-	assert_string_equal(getopt_says(2, f), "wsc info: unknown option '--bogus'\n"
-			    "Try 'wsc info --help'.\n");
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		argv[1] = (char *)bad[i].arg;
+		assert_string_equal(getopt_says(2, argv),
+				    usage_text("info", bad[i].words));
+	}
 }
 
 /* A made-up /lib/modules and a made-up built module, in a temporary folder. */

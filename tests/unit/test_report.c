@@ -42,38 +42,46 @@ static void test_speedup_words(void **state)
 	assert_string_equal(speedup_words(buf, sizeof(buf), 0), "n/a");
 }
 
-static void test_speedup_words_spread(void **state)
+/* The words of a ratio and its rounds' two ends, in one of two styles. */
+typedef const char *(*words_of_rounds)(char *buf, size_t len, double speedup,
+				       double lo, double hi);
+
+/*
+ * @words puts @speedup, @lo and @hi as @want says; cut to a buffer of 8
+ * bytes, the first 7 of that, terminated.
+ */
+static void assert_words(words_of_rounds words, double speedup, double lo,
+			 double hi, const char *want)
 {
 	char buf[64];
 
+	assert_string_equal(words(buf, sizeof(buf), speedup, lo, hi), want);
+	assert_int_equal(strlen(words(buf, 8, speedup, lo, hi)),
+			 strlen(want) < 7 ? strlen(want) : 7);
+}
+
+static void test_speedup_words_spread(void **state)
+{
 	(void)state;
-	assert_string_equal(speedup_words_spread(buf, sizeof(buf), 2.1, 2.0, 2.2),
-			    "2.10x faster [2.00-2.20]");
+	assert_words(speedup_words_spread, 2.1, 2.0, 2.2,
+		     "2.10x faster [2.00-2.20]");
 	/* Slower: the rounds' slowdowns, the fastest round's first. */
-	assert_string_equal(speedup_words_spread(buf, sizeof(buf), 0.5, 0.4, 0.8),
-			    "2.00x slower [1.25-2.50]");
+	assert_words(speedup_words_spread, 0.5, 0.4, 0.8,
+		     "2.00x slower [1.25-2.50]");
 	/* No spread (one round, or none): the words alone. */
-	assert_string_equal(speedup_words_spread(buf, sizeof(buf), 3, NAN, NAN),
-			    "3.00x faster");
-	/* Too small a buffer: cut, still terminated. */
-	assert_int_equal(strlen(speedup_words_spread(buf, 8, 2.1, 2.0, 2.2)), 7);
+	assert_words(speedup_words_spread, 3, NAN, NAN, "3.00x faster");
 }
 
 /* A figure of all the samples, which the rounds' need not surround. */
 static void test_speedup_words_rounds(void **state)
 {
-	char buf[64];
-
 	(void)state;
-	assert_string_equal(speedup_words_rounds(buf, sizeof(buf), 2.1, 2.0, 2.2),
-			    "2.10x faster, rounds 2.00-2.20");
+	assert_words(speedup_words_rounds, 2.1, 2.0, 2.2,
+		     "2.10x faster, rounds 2.00-2.20");
 	/* The case: slower overall than any round, said as such. */
-	assert_string_equal(speedup_words_rounds(buf, sizeof(buf), 1 / 2.64,
-						 1 / 2.75, 1 / 2.66),
-			    "2.64x slower, rounds 2.66-2.75");
-	assert_string_equal(speedup_words_rounds(buf, sizeof(buf), 3, NAN, NAN),
-			    "3.00x faster");
-	assert_int_equal(strlen(speedup_words_rounds(buf, 8, 2.1, 2.0, 2.2)), 7);
+	assert_words(speedup_words_rounds, 1 / 2.64, 1 / 2.75, 1 / 2.66,
+		     "2.64x slower, rounds 2.66-2.75");
+	assert_words(speedup_words_rounds, 3, NAN, NAN, "3.00x faster");
 }
 
 static void test_interrupt_notes_the_signal(void **state)
@@ -106,33 +114,35 @@ static void test_interrupt_notes_the_signal(void **state)
 	assert_string_equal(buf, "interrupted by SIGINT: 13 of 200 repetitions ran to their end\n");
 }
 
-/* A background job of a script starts with SIGINT ignored: it stays so. */
-static void test_interrupt_leaves_an_ignored_sigint(void **state)
+/* The action for @sig now. */
+static struct sigaction action_of(int sig)
 {
 	struct sigaction sa;
 
+	assert_int_equal(sigaction(sig, NULL, &sa), 0);
+	return sa;
+}
+
+/* A background job of a script starts with SIGINT ignored: it stays so. */
+static void test_interrupt_leaves_an_ignored_sigint(void **state)
+{
 	(void)state;
 	signal(SIGINT, SIG_IGN);
 	interrupt_arm();
-	assert_int_equal(sigaction(SIGINT, NULL, &sa), 0);
-	assert_true(sa.sa_handler == SIG_IGN);
-	assert_int_equal(sigaction(SIGTERM, NULL, &sa), 0);
-	assert_true(sa.sa_handler != SIG_IGN && sa.sa_handler != SIG_DFL);
+	assert_true(action_of(SIGINT).sa_handler == SIG_IGN);
+	assert_true(action_of(SIGTERM).sa_handler != SIG_IGN &&
+		    action_of(SIGTERM).sa_handler != SIG_DFL);
 	signal(SIGINT, SIG_DFL);
 }
 
 static void test_interrupt_is_not_restarted(void **state)
 {
-	struct sigaction sa;
-
 	(void)state;
 	signal(SIGINT, SIG_DFL);
 	interrupt_arm();
 	/* A blocked call must come back with EINTR to see the flag. */
-	assert_int_equal(sigaction(SIGINT, NULL, &sa), 0);
-	assert_int_equal(sa.sa_flags & SA_RESTART, 0);
-	assert_int_equal(sigaction(SIGTERM, NULL, &sa), 0);
-	assert_int_equal(sa.sa_flags & SA_RESTART, 0);
+	assert_int_equal(action_of(SIGINT).sa_flags & SA_RESTART, 0);
+	assert_int_equal(action_of(SIGTERM).sa_flags & SA_RESTART, 0);
 }
 
 int main(void)

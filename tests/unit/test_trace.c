@@ -325,6 +325,22 @@ static void test_report_free(void **state)
 }
 
 /*
+ * @row as a fetch leaves it: @from's call and sums, its group, a copy of
+ * the @n buckets @b, and what trace_row_finish() works out of them.
+ */
+static void copy_row(struct trace_row *row, const struct trace_row *from,
+		     const struct trace_bucket *b, size_t n)
+{
+	*row = *from;
+	row->group = trace_syscall_group(row->name);
+	row->buckets = malloc(n * sizeof(*b));
+	assert_non_null(row->buckets);
+	memcpy(row->buckets, b, n * sizeof(*b));
+	row->nr_buckets = n;
+	trace_row_finish(row);
+}
+
+/*
  * A report as cmd_trace.c builds it: read (buckets at 1us and 1ms) and
  * futex, the command killed by SIGKILL.  The caller frees it.
  */
@@ -334,7 +350,14 @@ static void make_report(struct trace_report *r)
 		{ 1024, 1055, 10 }, { 999424, 1015807, 5 },
 	};
 	static const struct trace_bucket futex_b[] = { { 20, 20, 2 } };
-	struct trace_row *row;
+	static const struct trace_row read = {
+		.nr = 0, .name = "read", .calls = 15, .errors = 1,
+		.total_ns = 4560000, .max_ns = 1010000,
+	};
+	static const struct trace_row futex = {
+		.nr = 202, .name = "futex", .calls = 2, .total_ns = 40,
+		.max_ns = 21,
+	};
 
 	memset(r, 0, sizeof(*r));
 	snprintf(r->target, sizeof(r->target), "command: sh -c \"x\"");
@@ -352,32 +375,8 @@ static void make_report(struct trace_report *r)
 	assert_non_null(r->rows);
 	r->nr_rows = 2;
 
-	row = &r->rows[0];
-	row->nr = 0;
-	snprintf(row->name, sizeof(row->name), "read");
-	row->group = trace_syscall_group(row->name);
-	row->calls = 15;
-	row->errors = 1;
-	row->total_ns = 4560000;
-	row->max_ns = 1010000;
-	row->buckets = malloc(sizeof(read_b));
-	assert_non_null(row->buckets);
-	memcpy(row->buckets, read_b, sizeof(read_b));
-	row->nr_buckets = ARRAY_SIZE(read_b);
-	trace_row_finish(row);
-
-	row = &r->rows[1];
-	row->nr = 202;
-	snprintf(row->name, sizeof(row->name), "futex");
-	row->group = trace_syscall_group(row->name);
-	row->calls = 2;
-	row->total_ns = 40;
-	row->max_ns = 21;
-	row->buckets = malloc(sizeof(futex_b));
-	assert_non_null(row->buckets);
-	memcpy(row->buckets, futex_b, sizeof(futex_b));
-	row->nr_buckets = ARRAY_SIZE(futex_b);
-	trace_row_finish(row);
+	copy_row(&r->rows[0], &read, read_b, ARRAY_SIZE(read_b));
+	copy_row(&r->rows[1], &futex, futex_b, ARRAY_SIZE(futex_b));
 
 	trace_report_finish(r);
 }
@@ -613,66 +612,68 @@ static int count_calls(const uint64_t *calls)
 	return n;
 }
 
-static void test_calls_names_numbers_groups(void **state)
+/* -e @list onto @calls, fresh unless @add (a second -e): it parses. */
+static void parse_calls(uint64_t *calls, const char *list, bool add)
 {
-	uint64_t calls[TRACE_CALL_WORDS] = { 0 };
 	char bad[64];
 
+	if (!add)
+		memset(calls, 0, TRACE_CALL_WORDS * sizeof(*calls));
+	assert_int_equal(trace_parse_calls(list, calls, bad, sizeof(bad)), 0);
+}
+
+/* The call named @name is in @calls. */
+static bool has_named(const uint64_t *calls, const char *name)
+{
+	return has_call(calls, trace_syscall_nr(name));
+}
+
+static void test_calls_names_numbers_groups(void **state)
+{
+	uint64_t calls[TRACE_CALL_WORDS];
+
 	(void)state;
-	assert_int_equal(trace_parse_calls("openat,newfstatat,39", calls, bad,
-					   sizeof(bad)), 0);
+	parse_calls(calls, "openat,newfstatat,39", false);
 	assert_int_equal(count_calls(calls), 3);
 	assert_true(has_call(calls, 257));
 	assert_true(has_call(calls, 262));
 	assert_true(has_call(calls, 39));
 	/* Repeated -e: the lists add up; "trace=" is strace's habit. */
-	assert_int_equal(trace_parse_calls("trace=read", calls, bad,
-					   sizeof(bad)), 0);
+	parse_calls(calls, "trace=read", true);
 	assert_int_equal(count_calls(calls), 4);
 	assert_true(has_call(calls, 0));
 
-	memset(calls, 0, sizeof(calls));
-	assert_int_equal(trace_parse_calls("%userdata", calls, bad,
-					   sizeof(bad)), 0);
-	assert_true(has_call(calls, trace_syscall_nr("read")));
-	assert_true(has_call(calls, trace_syscall_nr("pwrite64")));
-	assert_false(has_call(calls, trace_syscall_nr("openat")));
-	memset(calls, 0, sizeof(calls));
-	assert_int_equal(trace_parse_calls("%file,%locking", calls, bad,
-					   sizeof(bad)), 0);
-	assert_true(has_call(calls, trace_syscall_nr("openat")));
-	assert_true(has_call(calls, trace_syscall_nr("futex")));
-	assert_false(has_call(calls, trace_syscall_nr("read")));
-	memset(calls, 0, sizeof(calls));
-	assert_int_equal(trace_parse_calls("%other", calls, bad,
-					   sizeof(bad)), 0);
-	assert_true(has_call(calls, trace_syscall_nr("execve")));
-	assert_false(has_call(calls, trace_syscall_nr("mmap")));
-	memset(calls, 0, sizeof(calls));
-	assert_int_equal(trace_parse_calls("all", calls, bad, sizeof(bad)), 0);
+	parse_calls(calls, "%userdata", false);
+	assert_true(has_named(calls, "read"));
+	assert_true(has_named(calls, "pwrite64"));
+	assert_false(has_named(calls, "openat"));
+	parse_calls(calls, "%file,%locking", false);
+	assert_true(has_named(calls, "openat"));
+	assert_true(has_named(calls, "futex"));
+	assert_false(has_named(calls, "read"));
+	parse_calls(calls, "%other", false);
+	assert_true(has_named(calls, "execve"));
+	assert_false(has_named(calls, "mmap"));
+	parse_calls(calls, "all", false);
 	assert_int_equal(count_calls(calls), WSC_TRACE_NR_MAX);
 }
 
 static void test_calls_negated(void **state)
 {
-	uint64_t calls[TRACE_CALL_WORDS] = { 0 };
-	char bad[64];
+	uint64_t calls[TRACE_CALL_WORDS];
 
 	(void)state;
-	assert_int_equal(trace_parse_calls("!read,write", calls, bad,
-					   sizeof(bad)), 0);
+	parse_calls(calls, "!read,write", false);
 	assert_int_equal(count_calls(calls), WSC_TRACE_NR_MAX - 2);
 	assert_false(has_call(calls, 0));
 	assert_false(has_call(calls, 1));
 	assert_true(has_call(calls, 2));
-	memset(calls, 0, sizeof(calls));
-	assert_int_equal(trace_parse_calls("trace=!%memory", calls, bad,
-					   sizeof(bad)), 0);
-	assert_false(has_call(calls, trace_syscall_nr("mmap")));
-	assert_true(has_call(calls, trace_syscall_nr("read")));
+	parse_calls(calls, "trace=!%memory", false);
+	assert_false(has_named(calls, "mmap"));
+	assert_true(has_named(calls, "read"));
 	/* A second -e adds to the first: read is back. */
-	assert_int_equal(trace_parse_calls("mmap", calls, bad, sizeof(bad)), 0);
-	assert_true(has_call(calls, trace_syscall_nr("mmap")));
+	parse_calls(calls, "mmap", true);
+	assert_true(has_named(calls, "mmap"));
 }
 
 static void test_calls_refused(void **state)

@@ -169,36 +169,34 @@ TEST(out_of_range_syscall_numbers)
 	expect_numbers_refused(refused, sizeof(refused) / sizeof(refused[0]), 1);
 }
 
-TEST(reference_to_itself)
+/*
+ * Argument @arg of entry @from refers to the result of entry @to, which
+ * has not run before it: the batch is refused at @from.
+ */
+static void expect_bad_reference(uint32_t from, unsigned int arg, uint64_t to)
 {
 	struct fixture f;
 
 	setup(&f);
-	f.ent[3].ref_mask = 1;
-	f.ent[3].args[0] = 3;
-	expect_refused(&f, 8, 0, EINVAL, 3);
+	f.ent[from].ref_mask = 1u << arg;
+	f.ent[from].args[arg] = to;
+	expect_refused(&f, 8, 0, EINVAL, from);
+}
+
+TEST(reference_to_itself)
+{
+	expect_bad_reference(3, 0, 3);
 }
 
 TEST(reference_to_a_later_entry)
 {
-	struct fixture f;
-
-	setup(&f);
-	f.ent[3].ref_mask = 1 << 5;
-	f.ent[3].args[5] = 6;
-	expect_refused(&f, 8, 0, EINVAL, 3);
-	f.ent[3].args[5] = UINT64_MAX;
-	expect_refused(&f, 8, 0, EINVAL, 3);
+	expect_bad_reference(3, 5, 6);
+	expect_bad_reference(3, 5, UINT64_MAX);
 }
 
 TEST(reference_from_the_first_entry)
 {
-	struct fixture f;
-
-	setup(&f);
-	f.ent[0].ref_mask = 1;
-	f.ent[0].args[0] = 0;
-	expect_refused(&f, 8, 0, EINVAL, 0);
+	expect_bad_reference(0, 0, 0);
 }
 
 /* The first bad entry is the one reported, even with a later one bad. */

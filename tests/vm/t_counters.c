@@ -4,11 +4,11 @@
  * shown with software events (the VM has no hardware PMU); hardware
  * tables either count or say why not, and nothing leaks a descriptor.
  */
-#include <dirent.h>
 #include <linux/perf_event.h>
 #include <sys/mman.h>
 
 #include "harness.h"
+#include "util.h"
 #include "common/counters.h"
 
 static const struct counter_event sw[] = {
@@ -19,19 +19,6 @@ static const struct counter_event sw[] = {
 enum { TASK_CLOCK, CONTEXT_SWITCHES, PAGE_FAULTS, NR_SW };
 
 #define PAGES 64
-
-static int fd_count(void)
-{
-	DIR *d = opendir("/proc/self/fd");
-	struct dirent *e;
-	int n = 0;
-
-	ASSERT_TRUE(d != NULL);
-	while ((e = readdir(d)))
-		n += e->d_name[0] != '.';
-	closedir(d);
-	return n;
-}
 
 static void spin(void)
 {
@@ -136,16 +123,16 @@ TEST(never_started_is_enodata)
 TEST(close_leaves_no_fd)
 {
 	struct counter_group g;
-	int before = fd_count(), i;
+	int before = open_fds(), i;
 
 	open_sw(&g);
-	EXPECT_EQ(fd_count(), before + NR_SW);
+	EXPECT_EQ(open_fds(), before + NR_SW);
 	for (i = 0; i < NR_SW; i++)
 		EXPECT_GE(g.fd[i], 0);
 	counter_group_close(&g);
 	for (i = 0; i < COUNTERS_MAX; i++)
 		EXPECT_EQ(g.fd[i], -1);
-	EXPECT_EQ(fd_count(), before);
+	EXPECT_EQ(open_fds(), before);
 	/* Closing twice is harmless. */
 	counter_group_close(&g);
 	EXPECT_EQ(counter_group_start(&g), -EBADF);
@@ -176,7 +163,7 @@ static void hardware_table(const struct counter_event *ev, unsigned int n)
 	char why[256] = "";
 	uint64_t v[COUNTERS_MAX];
 	bool mux;
-	int before = fd_count(), ret;
+	int before = open_fds(), ret;
 
 	ret = counter_group_open(&g, ev, n, why, sizeof(why));
 	if (ret) {
@@ -184,7 +171,7 @@ static void hardware_table(const struct counter_event *ev, unsigned int n)
 		EXPECT_TRUE(ret < 0);
 		EXPECT_TRUE(names_an_event(why, ev, n));
 		EXPECT_EQ(g.fd[0], -1);
-		EXPECT_EQ(fd_count(), before);
+		EXPECT_EQ(open_fds(), before);
 		return;
 	}
 	ASSERT_EQ(counter_group_start(&g), 0);
@@ -202,7 +189,7 @@ static void hardware_table(const struct counter_event *ev, unsigned int n)
 		EXPECT_GT(v[0], 0);
 	}
 	counter_group_close(&g);
-	EXPECT_EQ(fd_count(), before);
+	EXPECT_EQ(open_fds(), before);
 }
 
 TEST(bench_table_counts_or_says_why)
@@ -240,7 +227,7 @@ TEST(bad_counts_are_einval)
 {
 	struct counter_group g;
 	char why[256];
-	int before = fd_count(), i;
+	int before = open_fds(), i;
 
 	why[0] = '\0';
 	EXPECT_EQ(counter_group_open(&g, sw, 0, why, sizeof(why)), -EINVAL);
@@ -254,7 +241,7 @@ TEST(bad_counts_are_einval)
 		EXPECT_EQ(g.fd[i], -1);
 	/* No room for a reason is not an error in itself. */
 	EXPECT_EQ(counter_group_open(&g, sw, 0, NULL, 0), -EINVAL);
-	EXPECT_EQ(fd_count(), before);
+	EXPECT_EQ(open_fds(), before);
 }
 
 /* Without privilege, perf_event_paranoid >= 2 forbids counting the kernel. */
@@ -262,12 +249,10 @@ TEST(unprivileged_is_told_about_paranoid)
 {
 	struct counter_group g;
 	char why[256] = "";
-	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
 	int level = -1, ret;
 
-	if (!f || fscanf(f, "%d", &level) != 1)
+	if (scan_file("/proc/sys/kernel/perf_event_paranoid", "%d", &level) != 1)
 		SKIP("cannot read perf_event_paranoid");
-	fclose(f);
 	if (level < 2)
 		SKIP("perf_event_paranoid is %d: unprivileged users may count the kernel",
 		     level);

@@ -7,7 +7,6 @@
  * file and left both descriptors open when the read or write failed).
  * Runs on the host too, where libwsc runs the calls plain.
  */
-#include <dirent.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -24,34 +23,22 @@ int example_cp_main(int argc, char **argv);
 /* examples/cp.c's buffer. */
 #define BUF	65536
 
-/* Descriptors this process has open: the entries of /proc/self/fd. */
-static int open_fds(void)
-{
-	DIR *d = opendir("/proc/self/fd");
-	struct dirent *e;
-	int n = 0;
-
-	ASSERT_TRUE(d != NULL);
-	while ((e = readdir(d)))
-		if (e->d_name[0] != '.')
-			n++;
-	closedir(d);
-	return n - 1;	/* the one opendir() holds */
-}
-
 /* Batches /dev/wsc has run: the first line of /proc/syscall_lat. */
 static long long batches_run(void)
 {
-	FILE *f = fopen("/proc/syscall_lat", "r");
-	long long n = -1;
+	long long n;
 
-	if (!f)
-		return -1;
-	if (fscanf(f, "# wsc: %lld batches", &n) != 1)
-		n = -1;
-	fclose(f);
-	return n;
+	return scan_file("/proc/syscall_lat", "# wsc: %lld batches", &n) == 1 ?
+	       n : -1;
 }
+
+/* copy(@src, @dst) gives @result, and leaves no descriptor open. */
+#define EXPECT_COPY(src, dst, result) do {				\
+	int _fds = open_fds();						\
+									\
+	EXPECT_EQ(copy((src), (dst)), (result));			\
+	EXPECT_EQ(open_fds(), _fds);					\
+} while (0)
 
 /* Each test (a process of its own) has its own folder. */
 static char dir[] = "/tmp/wsc-example-cp-XXXXXX";
@@ -104,12 +91,10 @@ TEST(copies_a_file_larger_than_its_buffer)
 	/* Four buffers and a bit: five read-write entries, then EOF. */
 	size_t size = 4 * BUF + 1234;
 	long long before = batches_run();
-	int fds = open_fds();
 
 	put_file("big", size);
-	EXPECT_EQ(copy(path("big"), path("big.copy")), (long long)size);
+	EXPECT_COPY(path("big"), path("big.copy"), (long long)size);
 	EXPECT_EQ(cmp_files(path("big"), path("big.copy")), 0);
-	EXPECT_EQ(open_fds(), fds);
 	if (access("/dev/wsc", F_OK) == 0) {
 		/* Through the module: opens + first buffer, 4 more, closes. */
 		ASSERT_GE(before, 0);
@@ -120,33 +105,24 @@ TEST(copies_a_file_larger_than_its_buffer)
 
 TEST(copies_an_empty_file)
 {
-	int fds = open_fds();
-
 	put_file("empty", 0);
-	EXPECT_EQ(copy(path("empty"), path("empty.copy")), 0);
+	EXPECT_COPY(path("empty"), path("empty.copy"), 0);
 	EXPECT_EQ(cmp_files(path("empty"), path("empty.copy")), 0);
-	EXPECT_EQ(open_fds(), fds);
 	remove_dir();
 }
 
 /* Each failure, where it happens: its errno, and nothing left open. */
 TEST(a_failed_read_closes_both)
 {
-	int fds = open_fds();
-
 	/* A directory opens for reading; its read fails with EISDIR. */
-	EXPECT_EQ(copy("/", path("dir.copy")), -EISDIR);
-	EXPECT_EQ(open_fds(), fds);
+	EXPECT_COPY("/", path("dir.copy"), -EISDIR);
 	remove_dir();
 }
 
 TEST(a_failed_write_closes_both)
 {
-	int fds = open_fds();
-
 	put_file("small", 1000);
-	EXPECT_EQ(copy(path("small"), "/dev/full"), -ENOSPC);
-	EXPECT_EQ(open_fds(), fds);
+	EXPECT_COPY(path("small"), "/dev/full", -ENOSPC);
 	remove_dir();
 }
 
@@ -154,25 +130,19 @@ TEST(a_failed_write_after_the_first_buffer_closes_both)
 {
 	/* A file size limit of one buffer: the second write fails. */
 	struct rlimit lim = { .rlim_cur = BUF, .rlim_max = RLIM_INFINITY };
-	int fds = open_fds();
 
 	put_file("two", BUF + 10);
 	signal(SIGXFSZ, SIG_IGN);
 	ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &lim), 0);
-	EXPECT_EQ(copy(path("two"), path("two.copy")), -EFBIG);
-	EXPECT_EQ(open_fds(), fds);
+	EXPECT_COPY(path("two"), path("two.copy"), -EFBIG);
 	remove_dir();
 }
 
 TEST(a_failed_open_closes_the_other)
 {
-	int fds = open_fds();
-
 	put_file("src", 10);
-	EXPECT_EQ(copy(path("src"), "/nonexistent/dir/copy"), -ENOENT);
-	EXPECT_EQ(open_fds(), fds);
-	EXPECT_EQ(copy("/nonexistent/src", path("never")), -ENOENT);
-	EXPECT_EQ(open_fds(), fds);
+	EXPECT_COPY(path("src"), "/nonexistent/dir/copy", -ENOENT);
+	EXPECT_COPY("/nonexistent/src", path("never"), -ENOENT);
 	EXPECT_EQ(access(path("never"), F_OK), -1);
 	remove_dir();
 }

@@ -443,6 +443,15 @@ TEST(dump_stopped_early)
 	wsc_lat_close(lat);
 }
 
+/* @call, the case @what, returns @ret, and the library says why. */
+#define EXPECT_EXPLAINED(lat, what, ret, call) do {			\
+	int _ret = (call);						\
+									\
+	TH_LOG("%s: %d %s", (what), _ret, wsc_lat_error(lat));		\
+	EXPECT_EQ(_ret, (ret));						\
+	EXPECT_NE(wsc_lat_error(lat)[0], '\0');				\
+} while (0)
+
 /* What the kernel refuses, it explains (extended ack). */
 TEST(refusals_explained)
 {
@@ -460,25 +469,14 @@ TEST(refusals_explained)
 	EXPECT_EQ(wsc_lat_stats_get(lat, "no-such-experiment", &st), -ENOENT);
 	EXPECT_EQ(wsc_lat_reset(lat, "no-such-experiment"), -ENOENT);
 
-	ret = wsc_lat_run(lat, "semaphore", 100, same, 2, &st);
-	TH_LOG("same CPU twice: %d %s", ret, wsc_lat_error(lat));
-	EXPECT_EQ(ret, -EINVAL);
-	EXPECT_NE(wsc_lat_error(lat)[0], '\0');
-
-	ret = wsc_lat_run(lat, "timer", 100, two, 2, &st);
-	TH_LOG("two CPUs for one role: %d %s", ret, wsc_lat_error(lat));
-	EXPECT_EQ(ret, -EINVAL);
-	EXPECT_NE(wsc_lat_error(lat)[0], '\0');
-
-	ret = wsc_lat_run(lat, "semaphore", 100, two, 1, &st);
-	TH_LOG("one CPU for two roles: %d %s", ret, wsc_lat_error(lat));
-	EXPECT_EQ(ret, -EINVAL);
-	EXPECT_NE(wsc_lat_error(lat)[0], '\0');
-
-	ret = wsc_lat_run(lat, "timer", 100, far, 1, &st);
-	TH_LOG("CPU 4096: %d %s", ret, wsc_lat_error(lat));
-	EXPECT_EQ(ret, -EINVAL);
-	EXPECT_NE(wsc_lat_error(lat)[0], '\0');
+	EXPECT_EXPLAINED(lat, "same CPU twice", -EINVAL,
+			 wsc_lat_run(lat, "semaphore", 100, same, 2, &st));
+	EXPECT_EXPLAINED(lat, "two CPUs for one role", -EINVAL,
+			 wsc_lat_run(lat, "timer", 100, two, 2, &st));
+	EXPECT_EXPLAINED(lat, "one CPU for two roles", -EINVAL,
+			 wsc_lat_run(lat, "semaphore", 100, two, 1, &st));
+	EXPECT_EXPLAINED(lat, "CPU 4096", -EINVAL,
+			 wsc_lat_run(lat, "timer", 100, far, 1, &st));
 
 	/* Caught in the library, never sent. */
 	EXPECT_EQ(wsc_lat_run(lat, "timer", WSC_LAT_MAX_ITERATIONS + 1, NULL, 0,

@@ -8,81 +8,79 @@
 
 #include "util.h"
 
-/* The calls, errors and timed columns of one row; -1 if absent. */
-static void proc_row(const char *call, long long *calls, long long *errors,
-		     long long *timed)
+/* The calls, errors and timed columns of one row. */
+struct proc_row {
+	long long calls;
+	long long errors;
+	long long timed;
+};
+
+/* The row of @call; all 0 if absent. */
+static struct proc_row proc_row(const char *call)
 {
 	char line[512], name[64], group[32];
 	FILE *f = fopen("/proc/syscall_lat", "r");
+	struct proc_row row = { 0 }, r;
 
 	ASSERT_TRUE(f != NULL);
-	*calls = *errors = *timed = 0;
 	while (fgets(line, sizeof(line), f)) {
-		long long c, e, t;
-
 		if (line[0] == '#')
 			continue;
-		if (sscanf(line, "%63s %31s %lld %lld %lld", name, group, &c,
-			   &e, &t) == 5 && !strcmp(name, call)) {
-			*calls = c;
-			*errors = e;
-			*timed = t;
-		}
+		if (sscanf(line, "%63s %31s %lld %lld %lld", name, group,
+			   &r.calls, &r.errors, &r.timed) == 5 &&
+		    !strcmp(name, call))
+			row = r;
 	}
 	fclose(f);
+	return row;
 }
 
 TEST(counts_follow_the_calls)
 {
+	struct proc_row before = proc_row("getppid"), after;
 	struct wsc_entry ent[10];
 	struct wsc_result res[10];
-	long long c0, e0, t0, c1, e1, t1;
 	int fd = wsc_test_open(), i;
 
-	proc_row("getppid", &c0, &e0, &t0);
 	for (i = 0; i < 10; i++)
 		ent[i] = ENT0(SYS_getppid);
 	ASSERT_EQ(wsc_test_submit(fd, ent, res, 10, 0, NULL), 10);
 	ASSERT_EQ(wsc_test_submit(fd, ent, res, 3, WSC_SUBMIT_TIMING, NULL), 3);
-	proc_row("getppid", &c1, &e1, &t1);
-	EXPECT_EQ(c1 - c0, 13);
-	EXPECT_EQ(e1 - e0, 0);
-	EXPECT_EQ(t1 - t0, 3);
+	after = proc_row("getppid");
+	EXPECT_EQ(after.calls - before.calls, 13);
+	EXPECT_EQ(after.errors - before.errors, 0);
+	EXPECT_EQ(after.timed - before.timed, 3);
 
 	/* Reading again measures nothing new. */
-	proc_row("getppid", &c0, &e0, &t0);
-	EXPECT_EQ(c0, c1);
+	EXPECT_EQ(proc_row("getppid").calls, after.calls);
 }
 
 TEST(errors_are_counted)
 {
+	struct proc_row before = proc_row("fdatasync"), after;
 	struct wsc_entry ent[4];
 	struct wsc_result res[4];
-	long long c0, e0, t0, c1, e1, t1;
 	int fd = wsc_test_open(), i;
 
-	proc_row("fdatasync", &c0, &e0, &t0);
 	for (i = 0; i < 4; i++) {
 		ent[i] = ENT1(SYS_fdatasync, 9999);
 		ent[i].flags = WSC_ENTRY_IGNORE_FAILURE;
 	}
 	ASSERT_EQ(wsc_test_submit(fd, ent, res, 4, 0, NULL), 4);
-	proc_row("fdatasync", &c1, &e1, &t1);
-	EXPECT_EQ(c1 - c0, 4);
-	EXPECT_EQ(e1 - e0, 4);
+	after = proc_row("fdatasync");
+	EXPECT_EQ(after.calls - before.calls, 4);
+	EXPECT_EQ(after.errors - before.errors, 4);
 }
 
 TEST(cancelled_entries_are_not_counted)
 {
 	struct wsc_entry ent[3] = { NOP(-EIO), ENT0(SYS_getppid), ENT0(SYS_getppid) };
 	struct wsc_result res[3];
-	long long c0, e0, t0, c1, e1, t1;
+	struct proc_row before = proc_row("getppid");
 	int fd = wsc_test_open();
 
-	proc_row("getppid", &c0, &e0, &t0);
 	ASSERT_EQ(wsc_test_submit(fd, ent, res, 3, 0, NULL), 3);
-	proc_row("getppid", &c1, &e1, &t1);
-	EXPECT_EQ(c1, c0);
+	EXPECT_EQ(proc_row("getppid").calls, before.calls);
 }
 
 /*
@@ -124,19 +122,18 @@ TEST(untimed_calls_show_no_latency)
 {
 	struct wsc_entry ent[2] = { ENT1(SYS_fsync, 9999), ENT0(SYS_getppid) };
 	struct wsc_result res[2];
-	long long c, e, t;
 	int fd = wsc_test_open();
+	long long timed;
 
 	/* fsync untimed (and failing, to keep going), getppid timed. */
 	ent[0].flags = WSC_ENTRY_IGNORE_FAILURE;
 	ASSERT_EQ(wsc_test_submit(fd, ent, res, 1, 0, NULL), 1);
 	ASSERT_EQ(wsc_test_submit(fd, ent + 1, res + 1, 1, WSC_SUBMIT_TIMING,
 				  NULL), 1);
-	proc_row("getppid", &c, &e, &t);
-	EXPECT_GE(t, 1);
-	proc_row("fsync", &c, &e, &t);
-	EXPECT_GE(c, 1);
-	if (t == 0)
+	EXPECT_GE(proc_row("getppid").timed, 1);
+	EXPECT_GE(proc_row("fsync").calls, 1);
+	timed = proc_row("fsync").timed;
+	if (timed == 0)
 		EXPECT_GE(proc_untimed_rows(), 1);
 	else
 		proc_untimed_rows();

@@ -6,7 +6,9 @@
 #ifndef WSC_TEST_UTIL_H
 #define WSC_TEST_UTIL_H
 
+#include <dirent.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -75,6 +77,41 @@ static inline uint32_t policy_refused(int fd)
 	if (ioctl(fd, WSC_IOC_POLICY, &p))
 		return ~0u;
 	return p.refused;
+}
+
+/*
+ * Read the file @path with fscanf()'s @fmt into the pointers that follow:
+ * the number of items read, or -1 if the file cannot be opened.
+ */
+__attribute__((format(scanf, 2, 3)))
+static inline int scan_file(const char *path, const char *fmt, ...)
+{
+	va_list ap;
+	FILE *f;
+	int n;
+
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	va_start(ap, fmt);
+	n = vfscanf(f, fmt, ap);
+	va_end(ap);
+	fclose(f);
+	return n;
+}
+
+/* Descriptors this process has open: the entries of /proc/self/fd. */
+static inline int open_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *e;
+	int n = 0;
+
+	ASSERT_TRUE(d != NULL);
+	while ((e = readdir(d)))
+		n += e->d_name[0] != '.';
+	closedir(d);
+	return n - 1;	/* the one opendir() holds */
 }
 
 /* Write @value to the file @path (sysfs, cgroupfs): 0 or -errno. */
