@@ -29,6 +29,7 @@
 #include <linux/futex.h>
 #include <poll.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -260,27 +261,37 @@ struct snap {
 	int next_fd;
 };
 
+#define FIELD(type, member) \
+	offsetof(type, member), sizeof(((type *)0)->member)
+
+/*
+ * What differs between two runs in the struct stat and statx the calls
+ * filled: inode numbers and times.  @base and @count place the structs
+ * in the output page (256 bytes apart), @off and @len the field.
+ */
+static const struct {
+	size_t base, count, off, len;
+} run_fields[] = {
+	{ OUT_STAT, 4, FIELD(struct stat, st_ino) },
+	{ OUT_STAT, 4, FIELD(struct stat, st_atim) },
+	{ OUT_STAT, 4, FIELD(struct stat, st_mtim) },
+	{ OUT_STAT, 4, FIELD(struct stat, st_ctim) },
+	{ OUT_STATX, 2, FIELD(struct statx, stx_ino) },
+	{ OUT_STATX, 2, FIELD(struct statx, stx_atime) },
+	{ OUT_STATX, 2, FIELD(struct statx, stx_btime) },
+	{ OUT_STATX, 2, FIELD(struct statx, stx_ctime) },
+	{ OUT_STATX, 2, FIELD(struct statx, stx_mtime) },
+};
+
+/* Zero in @out what differs between runs (run_fields). */
 static void norm_stat(char *out)
 {
-	int i;
+	size_t f, i;
 
-	for (i = 0; i < 4; i++) {
-		struct stat *st = (void *)(out + OUT_STAT + 256 * i);
-
-		st->st_ino = 0;
-		memset(&st->st_atim, 0, sizeof(st->st_atim));
-		memset(&st->st_mtim, 0, sizeof(st->st_mtim));
-		memset(&st->st_ctim, 0, sizeof(st->st_ctim));
-	}
-	for (i = 0; i < 2; i++) {
-		struct statx *sx = (void *)(out + OUT_STATX + 256 * i);
-
-		sx->stx_ino = 0;
-		memset(&sx->stx_atime, 0, sizeof(sx->stx_atime));
-		memset(&sx->stx_btime, 0, sizeof(sx->stx_btime));
-		memset(&sx->stx_ctime, 0, sizeof(sx->stx_ctime));
-		memset(&sx->stx_mtime, 0, sizeof(sx->stx_mtime));
-	}
+	for (f = 0; f < sizeof(run_fields) / sizeof(run_fields[0]); f++)
+		for (i = 0; i < run_fields[f].count; i++)
+			memset(out + run_fields[f].base + 256 * i +
+			       run_fields[f].off, 0, run_fields[f].len);
 }
 
 static int files_len;

@@ -111,42 +111,114 @@ static void load_allowlist(void)
 	close(fd);
 }
 
+/*
+ * The options, each with its help: getopt_long() reads the first member,
+ * usage() prints the rest.  @arg names the value, @help says what the
+ * option does (its later lines indented as the first); a NULL @help
+ * leaves the option out of the usage.
+ */
+static const struct fuzz_option {
+	struct option opt;
+	const char *arg;
+	const char *help;
+} options[] = {
+	{ { "seed", required_argument, NULL, 's' }, "N",
+	  "the run's seed (default: a fresh one; always printed)" },
+	{ { "iters", required_argument, NULL, 'i' }, "N",
+	  "steps per mode (default 1000; 0: no limit)" },
+	{ { "seconds", required_argument, NULL, 'S' }, "S",
+	  "stop each mode after S seconds (default: no limit)" },
+	{ { "mode", required_argument, NULL, 'm' }, "M",
+	  "ioctl, diff, genl, races or all (default); repeatable" },
+	{ { "scratch", required_argument, NULL, 'd' }, "DIR",
+	  "the only folder the fuzzer creates files in\n"
+	  "(default $WSC_SCRATCH, else /tmp)" },
+	{ { "no-release-then-use", no_argument, NULL, 'R' }, NULL,
+	  "diff: never use a pipe or socket after a close or\n"
+	  "dup2/dup3 in the same batch" },
+	{ { "rmmod", no_argument, NULL, 'M' }, NULL,
+	  "races: try rmmod while in use, then insmod $WSC_KO" },
+	{ { "step-timeout", required_argument, NULL, 't' }, "S",
+	  "a step that takes longer is a hang (default 20)" },
+	{ { "verbose", no_argument, NULL, 'v' }, NULL,
+	  "print each step's parameters" },
+	{ { "help", no_argument, NULL, 'h' }, NULL, NULL },
+};
+#define NR_OPTIONS	(sizeof(options) / sizeof(options[0]))
+/* The options that have a one-letter form too. */
+#define SHORT_OPTIONS	"vh"
+/* The column the help starts in. */
+#define HELP_COLUMN	20
+
 static void usage(FILE *out)
 {
-	fprintf(out,
-"Usage: wsc-fuzz [options]\n"
-"Fuzz /dev/wsc and the syscall_lat netlink family; root, wsc.ko loaded.\n"
-"  --seed N          the run's seed (default: a fresh one; always printed)\n"
-"  --iters N         steps per mode (default 1000; 0: no limit)\n"
-"  --seconds S       stop each mode after S seconds (default: no limit)\n"
-"  --mode M          ioctl, diff, genl, races or all (default); repeatable\n"
-"  --scratch DIR     the only folder the fuzzer creates files in\n"
-"                    (default $WSC_SCRATCH, else /tmp)\n"
-"  --no-release-then-use\n"
-"                    diff: never use a pipe or socket after a close or\n"
-"                    dup2/dup3 in the same batch\n"
-"  --rmmod           races: try rmmod while in use, then insmod $WSC_KO\n"
-"  --step-timeout S  a step that takes longer is a hang (default 20)\n"
-"  -v, --verbose     print each step's parameters\n"
-"Exit status: 0 no anomaly, 1 anomalies (each printed with its seed,\n"
-"mode, step and reproducer), 2 usage or setup error.\n");
+	const struct fuzz_option *o;
+	const char *h;
+	char left[64];
+	int len;
+
+	fprintf(out, "Usage: wsc-fuzz [options]\n"
+		"Fuzz /dev/wsc and the syscall_lat netlink family; root, wsc.ko loaded.\n");
+	for (o = options; o < options + NR_OPTIONS; o++) {
+		if (!o->help)
+			continue;
+		len = strchr(SHORT_OPTIONS, o->opt.val) ?
+		      snprintf(left, sizeof(left), "  -%c, ", o->opt.val) :
+		      snprintf(left, sizeof(left), "  ");
+		len += snprintf(left + len, sizeof(left) - len, "--%s%s%s",
+				o->opt.name, o->arg ? " " : "",
+				o->arg ? o->arg : "");
+		/* A name too long for its column has the help below it. */
+		if (len > HELP_COLUMN - 2)
+			fprintf(out, "%s\n%*s", left, HELP_COLUMN, "");
+		else
+			fprintf(out, "%-*s", HELP_COLUMN, left);
+		for (h = o->help; *h; h++)
+			if (*h == '\n')
+				fprintf(out, "\n%*s", HELP_COLUMN, "");
+			else
+				fputc(*h, out);
+		fputc('\n', out);
+	}
+	fprintf(out, "Exit status: 0 no anomaly, 1 anomalies (each printed with its seed,\n"
+		"mode, step and reproducer), 2 usage or setup error.\n");
 }
+
+/* A usage error: how to use it, on stderr, and exit status 2. */
+static void __attribute__((noreturn)) bad_usage(void)
+{
+	usage(stderr);
+	exit(2);
+}
+
+/*
+ * The modes in the order they run, each with its own stream from the seed
+ * (so that a mode reproduces alone) and the count of steps it ran.
+ */
+static const struct mode_run {
+	const char *name;
+	unsigned int bit;
+	uint64_t salt;
+	void (*run)(struct rng *r);
+	uint64_t *steps;
+} modes[] = {
+	{ "ioctl", MODE_IOCTL, 0x1001, fuzz_ioctl, &F.batches },
+	{ "diff",  MODE_DIFF,  0x2002, fuzz_diff,  &F.diff },
+	{ "genl",  MODE_GENL,  0x3003, fuzz_genl,  &F.genl },
+	{ "races", MODE_RACES, 0x4004, fuzz_races, &F.races },
+};
 
 static unsigned int parse_mode(const char *s)
 {
-	if (!strcmp(s, "ioctl"))
-		return MODE_IOCTL;
-	if (!strcmp(s, "diff"))
-		return MODE_DIFF;
-	if (!strcmp(s, "genl"))
-		return MODE_GENL;
-	if (!strcmp(s, "races"))
-		return MODE_RACES;
+	size_t i;
+
+	for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
+		if (!strcmp(s, modes[i].name))
+			return modes[i].bit;
 	if (!strcmp(s, "all"))
 		return MODE_ALL;
 	fprintf(stderr, "wsc-fuzz: unknown mode '%s'\n", s);
-	usage(stderr);
-	exit(2);
+	bad_usage();
 }
 
 static uint64_t parse_u64(const char *s, const char *what)
@@ -165,28 +237,20 @@ static uint64_t parse_u64(const char *s, const char *what)
 
 int main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "seed", required_argument, NULL, 's' },
-		{ "iters", required_argument, NULL, 'i' },
-		{ "seconds", required_argument, NULL, 'S' },
-		{ "mode", required_argument, NULL, 'm' },
-		{ "scratch", required_argument, NULL, 'd' },
-		{ "no-release-then-use", no_argument, NULL, 'R' },
-		{ "rmmod", no_argument, NULL, 'M' },
-		{ "step-timeout", required_argument, NULL, 't' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
+	struct option opts[NR_OPTIONS + 1] = { { 0 } };
 	bool seeded = false, moded = false;
+	const struct mode_run *m;
 	struct rng r;
 	double start;
+	char *ko;
 	int c;
 
 	F.scratch = getenv("WSC_SCRATCH");
 	if (!F.scratch || !*F.scratch)
 		F.scratch = "/tmp";
-	while ((c = getopt_long(argc, argv, "vh", opts, NULL)) != -1) {
+	for (c = 0; c < (int)NR_OPTIONS; c++)
+		opts[c] = options[c].opt;
+	while ((c = getopt_long(argc, argv, SHORT_OPTIONS, opts, NULL)) != -1) {
 		switch (c) {
 		case 's':
 			F.seed = parse_u64(optarg, "seed");
@@ -221,30 +285,19 @@ int main(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		default:
-			usage(stderr);
-			return 2;
+			bad_usage();
 		}
 	}
-	if (optind < argc) {
-		usage(stderr);
-		return 2;
-	}
+	if (optind < argc)
+		bad_usage();
 	if (!seeded)
 		F.seed = rng_fresh_seed();
 	/* The diff mode works in the scratch folder: paths from here on. */
-	if (getenv("WSC_KO") && *getenv("WSC_KO")) {
-		char *ko = realpath(getenv("WSC_KO"), NULL);
-
-		if (ko)
-			setenv("WSC_KO", ko, 1);
-		free(ko);
-	} else {
-		char *ko = realpath("kmod/wsc.ko", NULL);
-
-		if (ko)
-			setenv("WSC_KO", ko, 1);
-		free(ko);
-	}
+	ko = getenv("WSC_KO");
+	ko = realpath(ko && *ko ? ko : "kmod/wsc.ko", NULL);
+	if (ko)
+		setenv("WSC_KO", ko, 1);
+	free(ko);
 	/* First, so that even a crash leaves the seed on record. */
 	printf("wsc-fuzz: seed %llu\n", (unsigned long long)F.seed);
 	fflush(stdout);
@@ -255,26 +308,12 @@ int main(int argc, char **argv)
 	load_allowlist();
 	kmsg_open();
 
-	/* Each mode its own stream from the seed: modes reproduce alone. */
-	if (F.modes & MODE_IOCTL) {
-		rng_seed(&r, F.seed ^ 0x1001);
-		fuzz_ioctl(&r);
-		kmsg_check("ioctl", F.batches);
-	}
-	if (F.modes & MODE_DIFF) {
-		rng_seed(&r, F.seed ^ 0x2002);
-		fuzz_diff(&r);
-		kmsg_check("diff", F.diff);
-	}
-	if (F.modes & MODE_GENL) {
-		rng_seed(&r, F.seed ^ 0x3003);
-		fuzz_genl(&r);
-		kmsg_check("genl", F.genl);
-	}
-	if (F.modes & MODE_RACES) {
-		rng_seed(&r, F.seed ^ 0x4004);
-		fuzz_races(&r);
-		kmsg_check("races", F.races);
+	for (m = modes; m < modes + sizeof(modes) / sizeof(modes[0]); m++) {
+		if (!(F.modes & m->bit))
+			continue;
+		rng_seed(&r, F.seed ^ m->salt);
+		m->run(&r);
+		kmsg_check(m->name, *m->steps);
 	}
 
 	printf("wsc-fuzz: seed %llu batches %llu (refused %llu, ran %llu) "

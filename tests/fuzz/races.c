@@ -362,6 +362,17 @@ static long rmmod(void)
 	return syscall(SYS_delete_module, "wsc", O_NONBLOCK) ? -errno : 0;
 }
 
+/* rmmod while @what holds the module: refused, or an anomaly. */
+static long rmmod_held(uint64_t step, const char *what)
+{
+	long ret = rmmod();
+
+	if (ret != -EBUSY && ret != -EAGAIN)
+		anomaly("races", step, "rmmod with %s: %ld, expected -EBUSY or -EAGAIN",
+			what, ret);
+	return ret;
+}
+
 static void rmmod_insmod(uint64_t step)
 {
 	const char *ko = getenv("WSC_KO");
@@ -373,19 +384,13 @@ static void rmmod_insmod(uint64_t step)
 	step_begin("races", step);
 	/* An open /dev/wsc holds the module. */
 	fd = wsc_open_dev();
-	ret = rmmod();
+	ret = rmmod_held(step, "/dev/wsc open");
 	close(fd);
-	if (ret != -EBUSY && ret != -EAGAIN)
-		anomaly("races", step, "rmmod with /dev/wsc open: %ld, expected -EBUSY or -EAGAIN",
-			ret);
 	/* So does a dump in progress. */
 	if (ret) {
 		sk = genl_open_dump();
-		ret = rmmod();
+		ret = rmmod_held(step, "a dump half-read");
 		close(sk);
-		if (ret != -EBUSY && ret != -EAGAIN)
-			anomaly("races", step, "rmmod with a dump half-read: %ld, expected -EBUSY or -EAGAIN",
-				ret);
 	}
 	/* A closed dump socket lets go of its reference a little later. */
 	for (fd = 0; ret && fd < 50 && (ret = rmmod()) &&
