@@ -16,6 +16,8 @@
 
 #include <linux/version.h>
 #include <linux/preempt.h>
+/* 7.x's rcupdate_trace.h uses SRCU's declarations without including them. */
+#include <linux/srcu.h>
 #include <linux/rcupdate_trace.h>
 #include <linux/uaccess.h>
 #include <net/genetlink.h>

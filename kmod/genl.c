@@ -19,8 +19,11 @@
 
 #include <wsc_hist.h>
 
+#include <wsc_hist.h>
+
 #include "wsc.h"
 #include "genl.h"
+#include "genl_family.h"
 #include "genl_family.h"
 
 /*

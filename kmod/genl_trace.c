@@ -20,6 +20,8 @@
 
 #include <wsc_hist.h>
 
+#include <wsc_hist.h>
+
 #include "wsc.h"
 #include "genl.h"
 #include "trace.h"

@@ -59,7 +59,9 @@
 
 #include "wsc.h"
 #include "batch.h"
+#include "batch.h"
 #include "policy.h"
+#include "submit.h"
 #include "submit.h"
 
 /**
