@@ -20,10 +20,6 @@
 #include "device.h"
 #include "policy.h"
 #include "submit.h"
-#include "calls.h"
-#include "device.h"
-#include "policy.h"
-#include "submit.h"
 
 /* The ABI's layout is fixed: the userspace library checks the same. */
 static_assert(sizeof(struct wsc_entry) == 56);

@@ -19,11 +19,8 @@
 
 #include <wsc_hist.h>
 
-#include <wsc_hist.h>
-
 #include "wsc.h"
 #include "genl.h"
-#include "genl_family.h"
 #include "genl_family.h"
 
 /*

@@ -17,7 +17,6 @@
 #include "wsc.h"
 #include "genl.h"
 #include "lab.h"
-#include "lab.h"
 
 /* The experiment @nla names, or -ENOENT with a message. */
 static int wsc_genl_lab_lookup(const struct nlattr *nla,

@@ -20,8 +20,6 @@
 
 #include <wsc_hist.h>
 
-#include <wsc_hist.h>
-
 #include "wsc.h"
 #include "genl.h"
 #include "trace.h"

@@ -59,9 +59,7 @@
 
 #include "wsc.h"
 #include "batch.h"
-#include "batch.h"
 #include "policy.h"
-#include "submit.h"
 #include "submit.h"
 
 /**
