@@ -362,51 +362,63 @@ static double median_ns(const struct bench_variant *v)
 	return (double)v->sum.median_ps / 1000.0;
 }
 
+/* The --all matrix's columns: every variant a call may have. */
+static const char *const matrix_cols[] = {
+	"conventional", "wrapped-1", "wrapped-8", "wrapped-64",
+	"io_uring-1", "io_uring-8", "io_uring-64",
+};
+
+static void cell_median(char *buf, size_t len, const struct bench_variant *v)
+{
+	snprintf(buf, len, "%.1f", median_ns(v));
+}
+
+static void cell_speedup(char *buf, size_t len, const struct bench_variant *v)
+{
+	speedup_words(buf, len, v->speedup);
+}
+
+/*
+ * One table of the matrix: a row per call, a column per variant from
+ * matrix_cols[@first] on, @width wide after @sep; @cell fills a cell,
+ * "-" where the call has no such variant.
+ */
+static void print_matrix_table(FILE *f, struct bench_result *const *res,
+			       unsigned int n, unsigned int first,
+			       const char *sep, int width,
+			       void (*cell)(char *buf, size_t len,
+					    const struct bench_variant *v))
+{
+	const struct bench_variant *v;
+	unsigned int i, c;
+	char text[40];
+
+	fprintf(f, "%-11s", "call");
+	for (c = first; c < BENCH_MAX_VARIANTS; c++)
+		fprintf(f, "%s%*s", sep, width, matrix_cols[c]);
+	fprintf(f, "\n");
+	for (i = 0; i < n; i++) {
+		fprintf(f, "%-11s", res[i]->call->name);
+		for (c = first; c < BENCH_MAX_VARIANTS; c++) {
+			v = find_variant(res[i], matrix_cols[c]);
+			if (v)
+				cell(text, sizeof(text), v);
+			else
+				snprintf(text, sizeof(text), "-");
+			fprintf(f, "%s%*s", sep, width, text);
+		}
+		fprintf(f, "\n");
+	}
+}
+
 void bench_print_matrix(FILE *f, struct bench_result *const *res,
 			unsigned int n)
 {
-	static const char *const cols[] = {
-		"conventional", "wrapped-1", "wrapped-8", "wrapped-64",
-		"io_uring-1", "io_uring-8", "io_uring-64",
-	};
-	unsigned int i, c;
+	_Static_assert(sizeof(matrix_cols) / sizeof(matrix_cols[0]) ==
+		       BENCH_MAX_VARIANTS, "a column per variant");
 
 	fprintf(f, "# median ns per call; - where the variant does not exist\n");
-	fprintf(f, "%-11s", "call");
-	for (c = 0; c < BENCH_MAX_VARIANTS; c++)
-		fprintf(f, "%12s", cols[c]);
-	fprintf(f, "\n");
-	for (i = 0; i < n; i++) {
-		fprintf(f, "%-11s", res[i]->call->name);
-		for (c = 0; c < BENCH_MAX_VARIANTS; c++) {
-			const struct bench_variant *v = find_variant(res[i], cols[c]);
-			char cell[40];
-
-			if (!v)
-				snprintf(cell, sizeof(cell), "-");
-			else
-				snprintf(cell, sizeof(cell), "%.1f", median_ns(v));
-			fprintf(f, "%12s", cell);
-		}
-		fprintf(f, "\n");
-	}
+	print_matrix_table(f, res, n, 0, "", 12, cell_median);
 	fprintf(f, "\n# speedup over the conventional call (its median / the variant's): above 1 is faster\n");
-	fprintf(f, "%-11s", "call");
-	for (c = 1; c < BENCH_MAX_VARIANTS; c++)
-		fprintf(f, " %13s", cols[c]);
-	fprintf(f, "\n");
-	for (i = 0; i < n; i++) {
-		fprintf(f, "%-11s", res[i]->call->name);
-		for (c = 1; c < BENCH_MAX_VARIANTS; c++) {
-			const struct bench_variant *v = find_variant(res[i], cols[c]);
-			char cell[40];
-
-			if (!v)
-				snprintf(cell, sizeof(cell), "-");
-			else
-				speedup_words(cell, sizeof(cell), v->speedup);
-			fprintf(f, " %13s", cell);
-		}
-		fprintf(f, "\n");
-	}
+	print_matrix_table(f, res, n, 1, " ", 13, cell_speedup);
 }

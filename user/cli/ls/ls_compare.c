@@ -228,31 +228,36 @@ static int ls_run_once(struct ls_run *r, struct ls_folder *f,
 	return ret ? -1 : 0;
 }
 
+/*
+ * Whether wsc's listing and variant @v's (called @name) agree, by fields
+ * when @fields (ls_agree()); when not, the first line apart is said (the two
+ * "@verb") and the folder marked.
+ */
+static bool ls_listings_agree(struct ls_folder *f, const struct ls_buf *b,
+			      enum ls_variant v, bool fields, const char *name,
+			      const char *verb)
+{
+	size_t nr = ls_agree(&b[LS_V_WSC], &b[v], fields);
+	char label[32];
+
+	if (!nr)
+		return true;
+	fprintf(stderr, "wsc ls: %s: the wsc and %s listings %s at line %zu:\n",
+		f->path, name, verb, nr);
+	snprintf(label, sizeof(label), "%s:", name);
+	ls_print_line("wsc:", &b[LS_V_WSC], nr);
+	ls_print_line(label, &b[v], nr);
+	f->agree = false;
+	return false;
+}
+
 /* The round's three listings must say the same; told once per folder. */
 static void ls_check_round(struct ls_run *r, struct ls_folder *f)
 {
-	const struct ls_buf *b = r->buf;
-	size_t nr;
-
-	if (!f->agree)
-		return;
-	nr = ls_agree(&b[LS_V_WSC], &b[LS_V_CONVENTIONAL], false);
-	if (nr) {
-		fprintf(stderr, "wsc ls: %s: the wsc and conventional listings differ at line %zu:\n",
-			f->path, nr);
-		ls_print_line("wsc:", &b[LS_V_WSC], nr);
-		ls_print_line("conventional:", &b[LS_V_CONVENTIONAL], nr);
-		f->agree = false;
-		return;
-	}
-	nr = ls_agree(&b[LS_V_WSC], &b[LS_V_SYSTEM], true);
-	if (nr) {
-		fprintf(stderr, "wsc ls: %s: the wsc and system ls listings disagree at line %zu:\n",
-			f->path, nr);
-		ls_print_line("wsc:", &b[LS_V_WSC], nr);
-		ls_print_line("system ls:", &b[LS_V_SYSTEM], nr);
-		f->agree = false;
-	}
+	if (f->agree && ls_listings_agree(f, r->buf, LS_V_CONVENTIONAL, false,
+					  "conventional", "differ"))
+		ls_listings_agree(f, r->buf, LS_V_SYSTEM, true, "system ls",
+				  "disagree");
 }
 
 /* Round 0 is the warm-up: run, checked, not kept. */
