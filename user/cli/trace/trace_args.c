@@ -132,6 +132,33 @@ static int trace_parse_secs(const char *opt, const char *arg, double min_s,
 			   arg);
 }
 
+/* The options that take one of a few words (or an errno); 0 or EXIT_USAGE. */
+static int trace_parse_word(struct trace_opts *o, int c, const char *arg)
+{
+	const char *why;
+	int bad;
+
+	switch (c) {
+	case 's':
+		bad = trace_parse_sort(arg, &o->sort);
+		why = "unknown sort key (total, calls, errors, mean, p50, p99, max, name, nr)";
+		break;
+	case 't':
+		bad = trace_parse_time(arg, &o->time);
+		why = "--time is cpu, wall or off";
+		break;
+	case 'b':
+		bad = trace_parse_by(arg, &o->by);
+		why = "--by is process or thread";
+		break;
+	default:
+		bad = trace_parse_errno(arg, &o->err);
+		why = "--errno takes a name (ENOENT) or 1..4095";
+		break;
+	}
+	return bad ? trace_bad(why, arg) : 0;
+}
+
 /* The values of the options that take one; 0 or EXIT_USAGE. */
 static int trace_parse_value(struct trace_opts *o, int c, const char *arg)
 {
@@ -160,26 +187,13 @@ static int trace_parse_value(struct trace_opts *o, int c, const char *arg)
 					c == 'd' ? &o->duration_ns : &o->interval_ns);
 	case 'T':
 		return parse_u64("trace", "--top", arg, 1, 1000000, &o->top);
-	case 's':
-		if (trace_parse_sort(arg, &o->sort))
-			return trace_bad("unknown sort key (total, calls, errors, mean, p50, p99, max, name, nr)",
-					 arg);
-		return 0;
-	case 't':
-		if (trace_parse_time(arg, &o->time))
-			return trace_bad("--time is cpu, wall or off", arg);
-		return 0;
-	case 'b':
-		if (trace_parse_by(arg, &o->by))
-			return trace_bad("--by is process or thread", arg);
-		return 0;
 	case 'e':
 		return trace_parse_e(o, arg);
+	case 's':
+	case 't':
+	case 'b':
 	case 'E':
-		if (trace_parse_errno(arg, &o->err))
-			return trace_bad("--errno takes a name (ENOENT) or 1..4095",
-					 arg);
-		return 0;
+		return trace_parse_word(o, c, arg);
 	case 'V':
 	case 'W':
 	case 'o':
