@@ -9,13 +9,37 @@
 
 #include "trace_cmd.h"
 
+/* @call's histogram and errno counts into fresh arrays of @row. */
+static int copy_counts(struct trace_row *row, const struct wsc_trace_call *call)
+{
+	size_t i;
+
+	/* One more than needed: calloc(0) may return NULL. */
+	row->buckets = calloc(call->nr_buckets + 1, sizeof(*row->buckets));
+	row->errnos = calloc(call->nr_errnos + 1, sizeof(*row->errnos));
+	if (!row->buckets || !row->errnos)
+		return -ENOMEM;
+	for (i = 0; i < call->nr_buckets; i++) {
+		row->buckets[i].low_ns = call->buckets[i][0];
+		row->buckets[i].high_ns = call->buckets[i][1];
+		row->buckets[i].count = call->buckets[i][2];
+	}
+	row->nr_buckets = call->nr_buckets;
+	for (i = 0; i < call->nr_errnos; i++) {
+		row->errnos[i].err = (uint32_t)call->errnos[i][0];
+		row->errnos[i].count = call->errnos[i][1];
+	}
+	row->nr_errnos = call->nr_errnos;
+	return 0;
+}
+
 /* wsc_trace_fetch()'s callback: one row per system call. */
 static int trace_add_row(void *ctx, const struct wsc_trace_call *call)
 {
 	struct trace_report *r = ctx;
 	struct trace_row *rows, *row;
 	const char *name;
-	size_t i;
+	int err;
 
 	rows = realloc(r->rows, (r->nr_rows + 1) * sizeof(*rows));
 	if (!rows)
@@ -38,27 +62,9 @@ static int trace_add_row(void *ctx, const struct wsc_trace_call *call)
 	row->total_ns = call->total_ns;
 	row->off_ns = call->off_ns;
 	row->max_ns = call->max_ns;
-	if (call->nr_buckets) {
-		row->buckets = calloc(call->nr_buckets, sizeof(*row->buckets));
-		if (!row->buckets)
-			return -ENOMEM;
-	}
-	for (i = 0; i < call->nr_buckets; i++) {
-		row->buckets[i].low_ns = call->buckets[i][0];
-		row->buckets[i].high_ns = call->buckets[i][1];
-		row->buckets[i].count = call->buckets[i][2];
-	}
-	row->nr_buckets = call->nr_buckets;
-	if (call->nr_errnos) {
-		row->errnos = calloc(call->nr_errnos, sizeof(*row->errnos));
-		if (!row->errnos)
-			return -ENOMEM;
-	}
-	for (i = 0; i < call->nr_errnos; i++) {
-		row->errnos[i].err = (uint32_t)call->errnos[i][0];
-		row->errnos[i].count = call->errnos[i][1];
-	}
-	row->nr_errnos = call->nr_errnos;
+	err = copy_counts(row, call);
+	if (err)
+		return err;
 	trace_row_finish(row);
 	return 0;
 }
