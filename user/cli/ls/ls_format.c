@@ -149,25 +149,32 @@ static char ls_type_char(mode_t m)
 /* "drwxr-sr-t": type, then rwx thrice with set-id and sticky bits. */
 static void ls_mode_string(mode_t m, char s[11])
 {
+	/*
+	 * Per class (user, group, other): its read, write and execute bits,
+	 * the special bit shown in the execute place, and how it shows
+	 * with and without execute.
+	 */
+	static const struct {
+		mode_t r, w, x, special;
+		char with_x, without_x;
+	} cls[3] = {
+		{ S_IRUSR, S_IWUSR, S_IXUSR, S_ISUID, 's', 'S' },
+		{ S_IRGRP, S_IWGRP, S_IXGRP, S_ISGID, 's', 'S' },
+		{ S_IROTH, S_IWOTH, S_IXOTH, S_ISVTX, 't', 'T' },
+	};
+	unsigned int i;
+	char *p;
+
 	s[0] = ls_type_char(m);
-	s[1] = m & S_IRUSR ? 'r' : '-';
-	s[2] = m & S_IWUSR ? 'w' : '-';
-	if (m & S_ISUID)
-		s[3] = m & S_IXUSR ? 's' : 'S';
-	else
-		s[3] = m & S_IXUSR ? 'x' : '-';
-	s[4] = m & S_IRGRP ? 'r' : '-';
-	s[5] = m & S_IWGRP ? 'w' : '-';
-	if (m & S_ISGID)
-		s[6] = m & S_IXGRP ? 's' : 'S';
-	else
-		s[6] = m & S_IXGRP ? 'x' : '-';
-	s[7] = m & S_IROTH ? 'r' : '-';
-	s[8] = m & S_IWOTH ? 'w' : '-';
-	if (m & S_ISVTX)
-		s[9] = m & S_IXOTH ? 't' : 'T';
-	else
-		s[9] = m & S_IXOTH ? 'x' : '-';
+	for (i = 0; i < 3; i++) {
+		p = s + 1 + 3 * i;
+		p[0] = m & cls[i].r ? 'r' : '-';
+		p[1] = m & cls[i].w ? 'w' : '-';
+		if (m & cls[i].special)
+			p[2] = m & cls[i].x ? cls[i].with_x : cls[i].without_x;
+		else
+			p[2] = m & cls[i].x ? 'x' : '-';
+	}
 	s[10] = '\0';
 }
 
