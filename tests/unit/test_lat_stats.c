@@ -19,8 +19,8 @@
 #include "wsc_hist.h"
 #include "wsc_summary.h"
 #include "summary_vectors.h"
+#include "vectors.h"
 
-#define N_VECTORS (sizeof(summary_vectors) / sizeof(summary_vectors[0]))
 
 typedef unsigned __int128 u128;
 
@@ -62,38 +62,32 @@ static void assert_summary_equal(const char *name, const struct wsc_summary *got
 /* wsc_stats_summary() sorts and summarises: every field as computed. */
 static void test_summary_vectors(void **state)
 {
-	size_t i;
+	const struct summary_vector *v;
+	struct wsc_summary s;
+	uint64_t *d, k;
 
 	(void)state;
-	for (i = 0; i < N_VECTORS; i++) {
-		const struct summary_vector *v = &summary_vectors[i];
-		uint64_t *d = samples_of(v), k;
-		struct wsc_summary s;
-
+	for_each_vector(v, d, summary_vectors, samples_of) {
 		memset(&s, 0xa5, sizeof(s));
 		assert_int_equal(wsc_stats_summary(d, v->n, &s), 0);
 		assert_summary_equal(v->name, &s, &v->sum);
 		for (k = 1; k < v->n; k++)
 			assert_true(d[k - 1] <= d[k]);
-		free(d);
 	}
 }
 
 /* The header's own entry point on sorted input gives the same. */
 static void test_summary_compute_sorted(void **state)
 {
-	size_t i;
+	const struct summary_vector *v;
+	struct wsc_summary a, b;
+	uint64_t *d;
 
 	(void)state;
-	for (i = 0; i < N_VECTORS; i++) {
-		const struct summary_vector *v = &summary_vectors[i];
-		uint64_t *d = samples_of(v);
-		struct wsc_summary a, b;
-
+	for_each_vector(v, d, summary_vectors, samples_of) {
 		assert_int_equal(wsc_stats_summary(d, v->n, &a), 0);
 		wsc_summary_compute((const __u64 *)d, v->n, &b);
 		assert_summary_equal(v->name, &b, &a);
-		free(d);
 	}
 }
 
@@ -113,14 +107,12 @@ static void assert_within_1ps(const char *name, const char *what,
  */
 static void test_summary_agrees_with_statistics(void **state)
 {
-	size_t i;
+	const struct summary_vector *v;
+	struct wsc_summary s;
+	uint64_t *d;
 
 	(void)state;
-	for (i = 0; i < N_VECTORS; i++) {
-		const struct summary_vector *v = &summary_vectors[i];
-		uint64_t *d = samples_of(v);
-		struct wsc_summary s;
-
+	for_each_vector(v, d, summary_vectors, samples_of) {
 		assert_int_equal(wsc_stats_summary(d, v->n, &s), 0);
 		assert_within_1ps(v->name, "mean", s.mean_ps, v->mean_f);
 		assert_within_1ps(v->name, "stddev", s.stddev_ps, v->stdev_f);
@@ -133,7 +125,6 @@ static void test_summary_agrees_with_statistics(void **state)
 			    s.p95_ps <= s.p99_ps && s.p99_ps <= s.max_ps);
 		assert_true(s.ci95_lo_ps <= s.mean_ps && s.mean_ps <= s.ci95_hi_ps);
 		assert_int_equal(s.median_ps, s.p50_ps);
-		free(d);
 	}
 }
 

@@ -15,8 +15,8 @@
 
 #include "libwsc.h"
 #include "stats_vectors.h"
+#include "vectors.h"
 
-#define N_VECTORS (sizeof(stats_vectors) / sizeof(stats_vectors[0]))
 
 static void assert_close(double got, double want)
 {
@@ -37,33 +37,26 @@ static double *copy_of(const struct stats_vector *v)
 
 static void test_median(void **state)
 {
-	size_t i;
+	const struct stats_vector *v;
+	double *d;
 
 	(void)state;
-	for (i = 0; i < N_VECTORS; i++) {
-		double *d = copy_of(&stats_vectors[i]);
-
-		assert_close(wsc_stats_median(d, stats_vectors[i].n),
-			     stats_vectors[i].median);
-		free(d);
-	}
+	for_each_vector(v, d, stats_vectors, copy_of)
+		assert_close(wsc_stats_median(d, v->n), v->median);
 }
 
 static void test_quantiles(void **state)
 {
-	size_t i;
+	const struct stats_vector *v;
+	double *d;
 
 	(void)state;
-	for (i = 0; i < N_VECTORS; i++) {
-		const struct stats_vector *v = &stats_vectors[i];
-		double *d = copy_of(v);
-
+	for_each_vector(v, d, stats_vectors, copy_of) {
 		wsc_stats_sort(d, v->n);
 		assert_close(wsc_stats_quantile_sorted(d, v->n, 0.95), v->p95);
 		assert_close(wsc_stats_quantile_sorted(d, v->n, 0.99), v->p99);
 		assert_close(wsc_stats_quantile_sorted(d, v->n, 0.0), d[0]);
 		assert_close(wsc_stats_quantile_sorted(d, v->n, 1.0), d[v->n - 1]);
-		free(d);
 	}
 }
 
