@@ -57,7 +57,7 @@
 #   make fuzz          the fuzzer in the VM (KERNEL=RELEASE of the matrix,
 #                      SEED=, ITERS=, SECONDS=, MODE=; Documentation/testing.md)
 #
-# Checks of the source (make check runs the layers' and shellcheck's too):
+# Checks of the source (make check runs each, through tests/tools/):
 #   make style         checkpatch (and codespell) over the module and the
 #                      shared headers
 #   make sparse        sparse over the module; fails on a finding in wsc's files
