@@ -3,6 +3,8 @@
 # Sourced by the shell tests: TAP output, one numbered line per check.
 tap_n=0
 tap_failed=0
+# This folder: checks_by's Python finds verdicts.py here.
+tap_dir=$(dirname "$0")
 
 ok() {
 	tap_n=$((tap_n + 1))
@@ -34,7 +36,40 @@ check() {
 	[ $((uptime - check_t0)) -lt 5 ] || echo "# took $((uptime - check_t0)) s"
 }
 
+# checks_by N CMD...: CMD makes N checks at once and prints a line for
+# each, "ok NAME" or "not ok NAME: why"; each becomes a TAP line, and a
+# check it did not get to (it failed before) is not ok.  For Python
+# (verdicts.py prints the lines), one start for several checks: a start
+# costs seconds under TCG.
+checks_by() {
+	_cb_want=$1
+	shift
+	_cb_seen=0
+	_cb_out=$(PYTHONPATH=$tap_dir "$@" 2>&1)
+	while IFS= read -r _cb_line; do
+		case $_cb_line in
+		"ok "*) ok "${_cb_line#ok }" ;;
+		"not ok "*) not_ok "${_cb_line#not ok }" ;;
+		*) echo "# $_cb_line"; continue ;;
+		esac
+		_cb_seen=$((_cb_seen + 1))
+	done <<EOF
+$_cb_out
+EOF
+	while [ "$_cb_seen" -lt "$_cb_want" ]; do
+		_cb_seen=$((_cb_seen + 1))
+		not_ok "check $_cb_seen of $_cb_want of $1: not made"
+	done
+}
+
+# tap_tmpdir: $tap_tmp, a folder for the helpers' files, made on first
+# use and removed by tap_done: one mktemp for every check that needs it.
+tap_tmpdir() {
+	[ -n "${tap_tmp:-}" ] || tap_tmp=$(mktemp -d)
+}
+
 tap_done() {
+	[ -z "${tap_tmp:-}" ] || rm -rf "$tap_tmp"
 	echo "1..$tap_n"
 	[ "$tap_failed" -eq 0 ]
 }
