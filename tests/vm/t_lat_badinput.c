@@ -162,6 +162,11 @@ static void lat_send(struct lat_sock *ls, struct nl_msg *msg,
 	lat_send((ls), genl_raw_msg((ls)->family, (cmd), (flags),	\
 				    GENL_ATTRS(__VA_ARGS__)), (r))
 
+/* @cmd about the spinlock experiment, with the attributes given besides. */
+#define spinlock_request(ls, cmd, flags, r, ...)			\
+	lat_request(ls, cmd, flags, r,					\
+		    ATTR_STR(WSC_LAT_A_EXPERIMENT, "spinlock"), __VA_ARGS__)
+
 /* RUN @exp with @iterations (0: none given) on @ncpus CPUs of @cpus. */
 static void lat_run(struct lat_sock *ls, const char *exp, uint32_t iterations,
 		    const uint32_t *cpus, int ncpus, struct lat_reply *r)
@@ -199,187 +204,160 @@ static void lat_run_ok(struct lat_sock *ls, const char *exp,
 	ASSERT_EQ(r->messages, 1);
 }
 
-TEST(run_without_experiment)
-{
-	struct lat_sock ls;
-	struct lat_reply r;
+/*
+ * A test on a socket of its own: its body gets @ls, the socket, and @r
+ * for the replies.
+ */
+#define LAT_TEST(name)							\
+	static void on_socket_##name(struct lat_sock *ls,		\
+				     struct lat_reply *r);		\
+	TEST(name)							\
+	{								\
+		struct lat_sock ls;					\
+		struct lat_reply r;					\
+									\
+		lat_open(&ls);						\
+		on_socket_##name(&ls, &r);				\
+	}								\
+	static void on_socket_##name(struct lat_sock *ls,		\
+				     struct lat_reply *r)
 
-	lat_open(&ls);
-	lat_request(&ls, WSC_LAT_CMD_RUN, 0, &r,
+LAT_TEST(run_without_experiment)
+{
+	lat_request(ls, WSC_LAT_CMD_RUN, 0, r,
 		    ATTR_U32(WSC_LAT_A_ITERATIONS, SMALL_RUN));
-	EXPECT_REFUSED(&r, EINVAL, "EXPERIMENT is required");
-	EXPECT_EQ(r.miss_type, WSC_LAT_A_EXPERIMENT);
+	EXPECT_REFUSED(r, EINVAL, "EXPERIMENT is required");
+	EXPECT_EQ(r->miss_type, WSC_LAT_A_EXPERIMENT);
 
-	lat_ask(&ls, WSC_LAT_CMD_GET_STATS, 0, NULL, &r);
-	EXPECT_REFUSED(&r, EINVAL, "EXPERIMENT is required");
-	EXPECT_EQ(r.miss_type, WSC_LAT_A_EXPERIMENT);
+	lat_ask(ls, WSC_LAT_CMD_GET_STATS, 0, NULL, r);
+	EXPECT_REFUSED(r, EINVAL, "EXPERIMENT is required");
+	EXPECT_EQ(r->miss_type, WSC_LAT_A_EXPERIMENT);
 }
 
-TEST(dump_without_experiment)
+LAT_TEST(dump_without_experiment)
 {
-	struct lat_sock ls;
-	struct lat_reply r;
+	lat_ask(ls, WSC_LAT_CMD_GET_SAMPLES, NLM_F_DUMP, NULL, r);
+	EXPECT_REFUSED(r, EINVAL, "EXPERIMENT is required");
+	EXPECT_TRUE(r->in_done);
+	EXPECT_EQ(r->messages, 0);
 
-	lat_open(&ls);
-	lat_ask(&ls, WSC_LAT_CMD_GET_SAMPLES, NLM_F_DUMP, NULL, &r);
-	EXPECT_REFUSED(&r, EINVAL, "EXPERIMENT is required");
-	EXPECT_TRUE(r.in_done);
-	EXPECT_EQ(r.messages, 0);
-
-	lat_ask(&ls, WSC_LAT_CMD_GET_HIST, NLM_F_DUMP, NULL, &r);
-	EXPECT_REFUSED(&r, EINVAL, "EXPERIMENT is required");
-	EXPECT_EQ(r.messages, 0);
+	lat_ask(ls, WSC_LAT_CMD_GET_HIST, NLM_F_DUMP, NULL, r);
+	EXPECT_REFUSED(r, EINVAL, "EXPERIMENT is required");
+	EXPECT_EQ(r->messages, 0);
 }
 
-TEST(unknown_attribute_type)
+LAT_TEST(unknown_attribute_type)
 {
-	struct lat_sock ls;
-	struct lat_reply r;
-
-	lat_open(&ls);
-	lat_request(&ls, WSC_LAT_CMD_RUN, 0, &r,
-		    ATTR_STR(WSC_LAT_A_EXPERIMENT, "spinlock"),
-		    ATTR_U32(WSC_LAT_A_MAX + 1, 1));
-	EXPECT_ATTR_REFUSED(&r, EINVAL, "Unknown attribute type");
+	spinlock_request(ls, WSC_LAT_CMD_RUN, 0, r,
+			 ATTR_U32(WSC_LAT_A_MAX + 1, 1));
+	EXPECT_ATTR_REFUSED(r, EINVAL, "Unknown attribute type");
 
 	/* Attribute 0 is unused: just as unknown. */
-	lat_request(&ls, WSC_LAT_CMD_GET_STATS, 0, &r,
-		    ATTR_STR(WSC_LAT_A_EXPERIMENT, "spinlock"),
-		    ATTR_U32(WSC_LAT_A_UNSPEC, 1));
-	EXPECT_REFUSED(&r, EINVAL, "Unknown attribute type");
+	spinlock_request(ls, WSC_LAT_CMD_GET_STATS, 0, r,
+			 ATTR_U32(WSC_LAT_A_UNSPEC, 1));
+	EXPECT_REFUSED(r, EINVAL, "Unknown attribute type");
 }
 
-TEST(attribute_the_command_does_not_take)
+LAT_TEST(attribute_the_command_does_not_take)
 {
-	struct lat_sock ls;
-	struct lat_reply r;
-
-	lat_open(&ls);
-	lat_request(&ls, WSC_LAT_CMD_RUN, 0, &r,
-		    ATTR_STR(WSC_LAT_A_EXPERIMENT, "spinlock"),
-		    ATTR_U64(WSC_LAT_A_SAMPLE, 1));
-	EXPECT_ATTR_REFUSED(&r, EINVAL, "Unsupported attribute");
+	spinlock_request(ls, WSC_LAT_CMD_RUN, 0, r,
+			 ATTR_U64(WSC_LAT_A_SAMPLE, 1));
+	EXPECT_ATTR_REFUSED(r, EINVAL, "Unsupported attribute");
 
 	/* CPU is RUN's, not GET_STATS's. */
-	lat_request(&ls, WSC_LAT_CMD_GET_STATS, 0, &r,
-		    ATTR_STR(WSC_LAT_A_EXPERIMENT, "spinlock"),
-		    ATTR_U32(WSC_LAT_A_CPU, 0));
-	EXPECT_REFUSED(&r, EINVAL, "Unsupported attribute");
+	spinlock_request(ls, WSC_LAT_CMD_GET_STATS, 0, r,
+			 ATTR_U32(WSC_LAT_A_CPU, 0));
+	EXPECT_REFUSED(r, EINVAL, "Unsupported attribute");
 
 	/* Nor does RESET take ITERATIONS. */
-	lat_request(&ls, WSC_LAT_CMD_RESET, 0, &r,
+	lat_request(ls, WSC_LAT_CMD_RESET, 0, r,
 		    ATTR_U32(WSC_LAT_A_ITERATIONS, 1));
-	EXPECT_REFUSED(&r, EINVAL, "Unsupported attribute");
+	EXPECT_REFUSED(r, EINVAL, "Unsupported attribute");
 
 	/* Dumps are checked by the same policy. */
-	lat_request(&ls, WSC_LAT_CMD_GET_SAMPLES, NLM_F_DUMP, &r,
-		    ATTR_STR(WSC_LAT_A_EXPERIMENT, "spinlock"),
-		    ATTR_U64(WSC_LAT_A_FIRST_INDEX, 5));
-	EXPECT_REFUSED(&r, EINVAL, "Unsupported attribute");
-	EXPECT_FALSE(r.in_done);
+	spinlock_request(ls, WSC_LAT_CMD_GET_SAMPLES, NLM_F_DUMP, r,
+			 ATTR_U64(WSC_LAT_A_FIRST_INDEX, 5));
+	EXPECT_REFUSED(r, EINVAL, "Unsupported attribute");
+	EXPECT_FALSE(r->in_done);
 }
 
-TEST(experiment_name_too_long)
+LAT_TEST(experiment_name_too_long)
 {
 	char name[WSC_LAT_NAME_MAX + 2];
-	struct lat_sock ls;
-	struct lat_reply r;
 
-	lat_open(&ls);
 	/* One character over the limit. */
 	memset(name, 'x', WSC_LAT_NAME_MAX + 1);
 	name[WSC_LAT_NAME_MAX + 1] = '\0';
-	lat_run(&ls, name, SMALL_RUN, NULL, 0, &r);
-	EXPECT_ATTR_REFUSED(&r, EINVAL, "Attribute failed policy validation");
+	lat_run(ls, name, SMALL_RUN, NULL, 0, r);
+	EXPECT_ATTR_REFUSED(r, EINVAL, "Attribute failed policy validation");
 
 	/* At the limit it passes the policy, and is merely unknown. */
 	name[WSC_LAT_NAME_MAX] = '\0';
-	lat_run(&ls, name, SMALL_RUN, NULL, 0, &r);
-	EXPECT_REFUSED(&r, ENOENT, "unknown experiment");
+	lat_run(ls, name, SMALL_RUN, NULL, 0, r);
+	EXPECT_REFUSED(r, ENOENT, "unknown experiment");
 }
 
-TEST(experiment_name_not_terminated)
+LAT_TEST(experiment_name_not_terminated)
 {
-	struct lat_sock ls;
-	struct lat_reply r;
-
-	lat_open(&ls);
-	lat_request(&ls, WSC_LAT_CMD_GET_STATS, 0, &r,
+	lat_request(ls, WSC_LAT_CMD_GET_STATS, 0, r,
 		    ATTR_BYTES(WSC_LAT_A_EXPERIMENT, 8, "spinlock"));
-	EXPECT_REFUSED(&r, EINVAL, "Attribute failed policy validation");
+	EXPECT_REFUSED(r, EINVAL, "Attribute failed policy validation");
 }
 
-TEST(iterations_wrong_length)
+LAT_TEST(iterations_wrong_length)
 {
-	struct lat_sock ls;
-	struct lat_reply r;
-
-	lat_open(&ls);
-	lat_request(&ls, WSC_LAT_CMD_RUN, 0, &r,
-		    ATTR_STR(WSC_LAT_A_EXPERIMENT, "spinlock"),
-		    ATTR_U64(WSC_LAT_A_ITERATIONS, SMALL_RUN));
-	EXPECT_ATTR_REFUSED(&r, EINVAL, "invalid attribute length");
+	spinlock_request(ls, WSC_LAT_CMD_RUN, 0, r,
+			 ATTR_U64(WSC_LAT_A_ITERATIONS, SMALL_RUN));
+	EXPECT_ATTR_REFUSED(r, EINVAL, "invalid attribute length");
 
 	/* A CPU as u64 is refused the same way, every one of them. */
-	lat_request(&ls, WSC_LAT_CMD_RUN, 0, &r,
+	lat_request(ls, WSC_LAT_CMD_RUN, 0, r,
 		    ATTR_STR(WSC_LAT_A_EXPERIMENT, "semaphore"),
 		    ATTR_U32(WSC_LAT_A_CPU, 0), ATTR_U64(WSC_LAT_A_CPU, 1));
-	EXPECT_REFUSED(&r, EINVAL, "invalid attribute length");
+	EXPECT_REFUSED(r, EINVAL, "invalid attribute length");
 }
 
-TEST(iterations_out_of_range)
+LAT_TEST(iterations_out_of_range)
 {
-	struct lat_sock ls;
-	struct lat_reply r;
-
-	lat_open(&ls);
 	/* lat_run() leaves a 0 out, so build this one by hand. */
-	lat_request(&ls, WSC_LAT_CMD_RUN, 0, &r,
-		    ATTR_STR(WSC_LAT_A_EXPERIMENT, "spinlock"),
-		    ATTR_U32(WSC_LAT_A_ITERATIONS, 0));
-	EXPECT_ATTR_REFUSED(&r, ERANGE, "integer out of range");
+	spinlock_request(ls, WSC_LAT_CMD_RUN, 0, r,
+			 ATTR_U32(WSC_LAT_A_ITERATIONS, 0));
+	EXPECT_ATTR_REFUSED(r, ERANGE, "integer out of range");
 
-	lat_run(&ls, "spinlock", WSC_LAT_MAX_ITERATIONS + 1, NULL, 0, &r);
-	EXPECT_REFUSED(&r, ERANGE, "integer out of range");
+	lat_run(ls, "spinlock", WSC_LAT_MAX_ITERATIONS + 1, NULL, 0, r);
+	EXPECT_REFUSED(r, ERANGE, "integer out of range");
 
-	lat_run(&ls, "spinlock", UINT32_MAX, NULL, 0, &r);
-	EXPECT_REFUSED(&r, ERANGE, "integer out of range");
+	lat_run(ls, "spinlock", UINT32_MAX, NULL, 0, r);
+	EXPECT_REFUSED(r, ERANGE, "integer out of range");
 }
 
-TEST(unknown_experiment)
+LAT_TEST(unknown_experiment)
 {
-	struct lat_sock ls;
-	struct lat_reply r;
+	lat_run(ls, "no-such-experiment", SMALL_RUN, NULL, 0, r);
+	EXPECT_REFUSED(r, ENOENT, "unknown experiment");
+	EXPECT_TRUE(r->bad_attr);
 
-	lat_open(&ls);
-	lat_run(&ls, "no-such-experiment", SMALL_RUN, NULL, 0, &r);
-	EXPECT_REFUSED(&r, ENOENT, "unknown experiment");
-	EXPECT_TRUE(r.bad_attr);
+	lat_ask(ls, WSC_LAT_CMD_GET_STATS, 0, "Spinlock", r);
+	EXPECT_REFUSED(r, ENOENT, "unknown experiment");
+	lat_ask(ls, WSC_LAT_CMD_RESET, 0, "", r);
+	EXPECT_REFUSED(r, ENOENT, "unknown experiment");
 
-	lat_ask(&ls, WSC_LAT_CMD_GET_STATS, 0, "Spinlock", &r);
-	EXPECT_REFUSED(&r, ENOENT, "unknown experiment");
-	lat_ask(&ls, WSC_LAT_CMD_RESET, 0, "", &r);
-	EXPECT_REFUSED(&r, ENOENT, "unknown experiment");
-
-	lat_ask(&ls, WSC_LAT_CMD_GET_HIST, NLM_F_DUMP, "spin", &r);
-	EXPECT_REFUSED(&r, ENOENT, "unknown experiment");
-	EXPECT_TRUE(r.in_done);
+	lat_ask(ls, WSC_LAT_CMD_GET_HIST, NLM_F_DUMP, "spin", r);
+	EXPECT_REFUSED(r, ENOENT, "unknown experiment");
+	EXPECT_TRUE(r->in_done);
 }
 
-TEST(cpu_out_of_range)
+LAT_TEST(cpu_out_of_range)
 {
 	uint32_t cpus[] = { 4096 };
-	struct lat_sock ls;
-	struct lat_reply r;
 
-	lat_open(&ls);
-	lat_run(&ls, "spinlock", SMALL_RUN, cpus, 1, &r);
-	EXPECT_REFUSED(&r, EINVAL, "CPU out of range");
-	EXPECT_TRUE(r.bad_attr);
+	lat_run(ls, "spinlock", SMALL_RUN, cpus, 1, r);
+	EXPECT_REFUSED(r, EINVAL, "CPU out of range");
+	EXPECT_TRUE(r->bad_attr);
 
 	cpus[0] = UINT32_MAX;
-	lat_run(&ls, "spinlock", SMALL_RUN, cpus, 1, &r);
-	EXPECT_REFUSED(&r, EINVAL, "CPU out of range");
+	lat_run(ls, "spinlock", SMALL_RUN, cpus, 1, r);
+	EXPECT_REFUSED(r, EINVAL, "CPU out of range");
 }
 
 static int cpu_set_online(int cpu, bool online)
@@ -427,52 +405,43 @@ TEST(cpu_offline)
 	EXPECT_EQ(r.val[WSC_LAT_A_CPU], 1);
 }
 
-TEST(cpu_count_wrong)
+LAT_TEST(cpu_count_wrong)
 {
 	uint32_t cpus[] = { 0, 1 };
-	struct lat_sock ls;
-	struct lat_reply r;
 
-	lat_open(&ls);
-	lat_run(&ls, "spinlock", SMALL_RUN, cpus, 2, &r);
-	EXPECT_REFUSED(&r, EINVAL, "exactly one CPU");
-	EXPECT_TRUE(r.bad_attr);
+	lat_run(ls, "spinlock", SMALL_RUN, cpus, 2, r);
+	EXPECT_REFUSED(r, EINVAL, "exactly one CPU");
+	EXPECT_TRUE(r->bad_attr);
 
-	lat_run(&ls, "semaphore", SMALL_RUN, cpus, 1, &r);
-	EXPECT_REFUSED(&r, EINVAL, "exactly two CPUs");
+	lat_run(ls, "semaphore", SMALL_RUN, cpus, 1, r);
+	EXPECT_REFUSED(r, EINVAL, "exactly two CPUs");
 
 	cpus[0] = 1;
 	cpus[1] = 0;
-	lat_run(&ls, "timer", SMALL_RUN, cpus, 2, &r);
-	EXPECT_REFUSED(&r, EINVAL, "exactly one CPU");
+	lat_run(ls, "timer", SMALL_RUN, cpus, 2, r);
+	EXPECT_REFUSED(r, EINVAL, "exactly one CPU");
 }
 
-TEST(cpu_twice)
+LAT_TEST(cpu_twice)
 {
 	uint32_t cpus[] = { 0, 0 };
-	struct lat_sock ls;
-	struct lat_reply r;
 
-	lat_open(&ls);
-	lat_run(&ls, "semaphore", SMALL_RUN, cpus, 2, &r);
-	EXPECT_REFUSED(&r, EINVAL, "the same CPU");
-	EXPECT_TRUE(r.bad_attr);
+	lat_run(ls, "semaphore", SMALL_RUN, cpus, 2, r);
+	EXPECT_REFUSED(r, EINVAL, "the same CPU");
+	EXPECT_TRUE(r->bad_attr);
 }
 
-TEST(reserved_header_field)
+LAT_TEST(reserved_header_field)
 {
 	struct genlmsghdr *hdr;
-	struct lat_sock ls;
-	struct lat_reply r;
 	struct nl_msg *msg;
 
-	lat_open(&ls);
-	msg = genl_raw_msg(ls.family, WSC_LAT_CMD_GET_STATS, 0,
+	msg = genl_raw_msg(ls->family, WSC_LAT_CMD_GET_STATS, 0,
 			   GENL_ATTRS(ATTR_STR(WSC_LAT_A_EXPERIMENT, "spinlock")));
 	hdr = nlmsg_data(nlmsg_hdr(msg));
 	hdr->reserved = 1;
-	lat_send(&ls, msg, &r);
-	EXPECT_REFUSED(&r, EINVAL, "reserved field is not 0");
+	lat_send(ls, msg, r);
+	EXPECT_REFUSED(r, EINVAL, "reserved field is not 0");
 }
 
 TEST(unprivileged_run_and_reset)
@@ -580,38 +549,30 @@ TEST(concurrent_run_is_busy)
 	lat_run_ok(&ls, "spinlock", SMALL_RUN, &r);
 }
 
-TEST(no_result)
+LAT_TEST(no_result)
 {
-	struct lat_sock ls;
-	struct lat_reply r;
+	lat_ask(ls, WSC_LAT_CMD_RESET, 0, "completion", r);
+	ASSERT_EQ(r->err, 0);
 
-	lat_open(&ls);
-	lat_ask(&ls, WSC_LAT_CMD_RESET, 0, "completion", &r);
-	ASSERT_EQ(r.err, 0);
+	lat_ask(ls, WSC_LAT_CMD_GET_SAMPLES, NLM_F_DUMP, "completion", r);
+	EXPECT_REFUSED(r, ENODATA, "no result");
+	EXPECT_TRUE(r->in_done);
+	EXPECT_EQ(r->messages, 0);
 
-	lat_ask(&ls, WSC_LAT_CMD_GET_SAMPLES, NLM_F_DUMP, "completion", &r);
-	EXPECT_REFUSED(&r, ENODATA, "no result");
-	EXPECT_TRUE(r.in_done);
-	EXPECT_EQ(r.messages, 0);
+	lat_ask(ls, WSC_LAT_CMD_GET_HIST, NLM_F_DUMP, "completion", r);
+	EXPECT_REFUSED(r, ENODATA, "no result");
+	EXPECT_EQ(r->messages, 0);
 
-	lat_ask(&ls, WSC_LAT_CMD_GET_HIST, NLM_F_DUMP, "completion", &r);
-	EXPECT_REFUSED(&r, ENODATA, "no result");
-	EXPECT_EQ(r.messages, 0);
-
-	lat_ask(&ls, WSC_LAT_CMD_GET_STATS, 0, "completion", &r);
-	EXPECT_REFUSED(&r, ENODATA, "no result");
-	EXPECT_FALSE(r.in_done);
+	lat_ask(ls, WSC_LAT_CMD_GET_STATS, 0, "completion", r);
+	EXPECT_REFUSED(r, ENODATA, "no result");
+	EXPECT_FALSE(r->in_done);
 }
 
-TEST(stats_dump_takes_no_experiment)
+LAT_TEST(stats_dump_takes_no_experiment)
 {
-	struct lat_sock ls;
-	struct lat_reply r;
-
-	lat_open(&ls);
-	lat_ask(&ls, WSC_LAT_CMD_GET_STATS, NLM_F_DUMP, "spinlock", &r);
-	EXPECT_REFUSED(&r, EINVAL, "takes no EXPERIMENT");
-	EXPECT_TRUE(r.in_done);
+	lat_ask(ls, WSC_LAT_CMD_GET_STATS, NLM_F_DUMP, "spinlock", r);
+	EXPECT_REFUSED(r, EINVAL, "takes no EXPERIMENT");
+	EXPECT_TRUE(r->in_done);
 }
 
 /* The attributes every result message carries. */

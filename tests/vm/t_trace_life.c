@@ -21,43 +21,106 @@
 #include "trace_genl.h"
 #include "trace_target.h"
 
+/* @ts's trace has ended, for the reason @end: its status in @r. */
+#define EXPECT_ENDED(ts, r, end) do {					\
+	trace_status((ts), (r));					\
+	EXPECT_EQ((r)->val[WSC_LAT_A_TRACE_STATE], WSC_TRACE_ENDED);	\
+	EXPECT_EQ((r)->val[WSC_LAT_A_TRACE_END], (end));		\
+} while (0)
+
 /* ---- privileges ---- */
 
-/*
- * What an unprivileged caller sees of the active trace @tg is followed
- * by: START, STOP and RESET refused for lack of privilege - before any
- * other check, so not -EINVAL, -EBUSY or -ESRCH - and FETCH refused in
- * NLMSG_DONE, while STATUS answers.  Runs in a child of its own, which
- * exits with the verdict.
+/**
+ * struct as_user - another user's checks of a socket's trace
+ * @drop:   makes the user: its ids and capabilities
+ * @checks: what the user tries, on a socket opened after the drop
+ *          (netlink checks its opener too)
+ * @id:     the trace's number
+ * @traced: the pid it follows
  */
-static void unprivileged_checks(void *arg)
+struct as_user {
+	void (*drop)(void);
+	void (*checks)(struct trace_sock *ts, const struct as_user *u);
+	uint64_t id;
+	pid_t traced;
+};
+
+/* @arg, a struct as_user: run in a child of its own (EXPECT_CHILD_PASSES). */
+static void run_as_user(void *arg)
 {
-	pid_t traced = *(pid_t *)arg;
+	const struct as_user *u = arg;
 	struct trace_sock ts;
+
+	u->drop();
+	trace_open(&ts);
+	u->checks(&ts, u);
+	trace_close(&ts);
+}
+
+/* Drop to nobody with CAP_PERFMON alone: may trace, and no more. */
+static void become_perfmon_only(void)
+{
+	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct data[2] = { { 0 } };
+
+	ASSERT_EQ(prctl(PR_SET_KEEPCAPS, 1), 0);
+	become_nobody();
+	data[CAP_PERFMON / 32].permitted = 1u << (CAP_PERFMON % 32);
+	data[CAP_PERFMON / 32].effective = 1u << (CAP_PERFMON % 32);
+	ASSERT_EQ(syscall(SYS_capset, &hdr, data), 0);
+}
+
+/*
+ * What an unprivileged caller sees of the active trace of @u->traced:
+ * START, STOP and RESET refused for lack of privilege - before any other
+ * check, so not -EINVAL, -EBUSY or -ESRCH - and FETCH refused in
+ * NLMSG_DONE, while STATUS answers.
+ */
+static void unprivileged_checks(struct trace_sock *ts, const struct as_user *u)
+{
 	struct trace_reply r;
 
-	become_nobody();
-	/* A socket opened after the drop: netlink checks its opener too. */
-	trace_open(&ts);
-
-	trace_start_pid(&ts, traced, &r);
+	trace_start_pid(ts, u->traced, &r);
 	EXPECT_REFUSED(&r, EPERM, "CAP_SYS_ADMIN or CAP_PERFMON");
-	trace_cmd(&ts, WSC_LAT_CMD_TRACE_START, &r);
+	trace_cmd(ts, WSC_LAT_CMD_TRACE_START, &r);
 	EXPECT_REFUSED(&r, EPERM, "CAP_SYS_ADMIN or CAP_PERFMON");
-	trace_cmd(&ts, WSC_LAT_CMD_TRACE_STOP, &r);
+	trace_cmd(ts, WSC_LAT_CMD_TRACE_STOP, &r);
 	EXPECT_REFUSED(&r, EPERM, "CAP_SYS_ADMIN or CAP_PERFMON");
-	trace_cmd(&ts, WSC_LAT_CMD_TRACE_RESET, &r);
+	trace_cmd(ts, WSC_LAT_CMD_TRACE_RESET, &r);
 	EXPECT_REFUSED(&r, EPERM, "CAP_SYS_ADMIN or CAP_PERFMON");
 
-	trace_status(&ts, &r);
+	trace_status(ts, &r);
 	EXPECT_EQ(r.val[WSC_LAT_A_TRACE_STATE], WSC_TRACE_ACTIVE);
-	EXPECT_EQ(r.val[WSC_LAT_A_TRACE_PID], traced);
+	EXPECT_EQ(r.val[WSC_LAT_A_TRACE_PID], u->traced);
 
 	/* The latencies of others' calls: refused once the dump has started. */
-	trace_cmd(&ts, WSC_LAT_CMD_TRACE_FETCH, &r);
+	trace_cmd(ts, WSC_LAT_CMD_TRACE_FETCH, &r);
 	EXPECT_REFUSED(&r, EPERM, "CAP_SYS_ADMIN or CAP_PERFMON");
 	EXPECT_TRUE(r.in_done);
-	trace_close(&ts);
+}
+
+/*
+ * What a user with CAP_PERFMON alone may do with another socket's trace,
+ * @u->id: read it, and start a trace of its own, but not end it.
+ */
+static void perfmon_checks(struct trace_sock *ts, const struct as_user *u)
+{
+	struct trace_reply r;
+
+	trace_cmd(ts, WSC_LAT_CMD_TRACE_STOP, &r);
+	EXPECT_REFUSED(&r, ENOENT, "no trace to stop");
+	trace_cmd(ts, WSC_LAT_CMD_TRACE_RESET, &r);
+	EXPECT_EQ(r.err, 0);
+	trace_by_number(ts, WSC_LAT_CMD_TRACE_STOP, u->id, &r);
+	EXPECT_REFUSED(&r, EPERM, "another socket's");
+	trace_by_number(ts, WSC_LAT_CMD_TRACE_RESET, u->id, &r);
+	EXPECT_REFUSED(&r, EPERM, "another socket's");
+	/* Reading it is what CAP_PERFMON is for. */
+	trace_by_number(ts, WSC_LAT_CMD_TRACE_FETCH, u->id, &r);
+	EXPECT_EQ(r.err, 0);
+	/* It may trace too, beside the first. */
+	trace_start_pid(ts, u->traced, &r);
+	EXPECT_EQ(r.err, 0);
 }
 
 /*
@@ -79,13 +142,15 @@ TRACE_TEST(unprivileged)
 {
 	struct trace_sock ts;
 	struct trace_reply r;
+	struct as_user u;
 	struct target tg;
 	uint64_t run_id;
 
 	trace_open(&ts);
 	run_id = trace_quiet_target(&ts, &tg);
-
-	EXPECT_CHILD_PASSES(unprivileged_checks, &tg.pid);
+	u = (struct as_user){ become_nobody, unprivileged_checks, run_id,
+			      tg.pid };
+	EXPECT_CHILD_PASSES(run_as_user, &u);
 
 	/* The refused STOP and RESET changed nothing. */
 	trace_status(&ts, &r);
@@ -174,9 +239,7 @@ TRACE_TEST(live_trace)
 	/* Stopping an ended trace changes nothing. */
 	trace_cmd(&ts, WSC_LAT_CMD_TRACE_STOP, &r);
 	EXPECT_EQ(r.err, 0);
-	trace_status(&ts, &r);
-	EXPECT_EQ(r.val[WSC_LAT_A_TRACE_STATE], WSC_TRACE_ENDED);
-	EXPECT_EQ(r.val[WSC_LAT_A_TRACE_END], WSC_TRACE_END_EXITED);
+	EXPECT_ENDED(&ts, &r, WSC_TRACE_END_EXITED);
 
 	/* Reset: nothing is left. */
 	trace_cmd(&ts, WSC_LAT_CMD_TRACE_RESET, &r);
@@ -218,9 +281,7 @@ TRACE_TEST(stop_active_trace)
 	}
 	trace_cmd(&ts, WSC_LAT_CMD_TRACE_STOP, &r);
 	EXPECT_EQ(r.err, 0);
-	trace_status(&ts, &r);
-	EXPECT_EQ(r.val[WSC_LAT_A_TRACE_STATE], WSC_TRACE_ENDED);
-	EXPECT_EQ(r.val[WSC_LAT_A_TRACE_END], WSC_TRACE_END_STOPPED);
+	EXPECT_ENDED(&ts, &r, WSC_TRACE_END_STOPPED);
 	EXPECT_EQ(r.val[WSC_LAT_A_RUN_ID], run_id);
 
 	/* An ended trace does not stand in the way of a new one. */
@@ -234,9 +295,7 @@ TRACE_TEST(stop_active_trace)
 
 	/* Once stopped, the target's death is none of the trace's business. */
 	target_kill(&tg);
-	trace_status(&ts, &r);
-	EXPECT_EQ(r.val[WSC_LAT_A_TRACE_STATE], WSC_TRACE_ENDED);
-	EXPECT_EQ(r.val[WSC_LAT_A_TRACE_END], WSC_TRACE_END_STOPPED);
+	EXPECT_ENDED(&ts, &r, WSC_TRACE_END_STOPPED);
 
 	trace_cmd(&ts, WSC_LAT_CMD_TRACE_RESET, &r);
 	EXPECT_EQ(r.err, 0);
@@ -327,58 +386,6 @@ TRACE_TEST(closed_socket_ends_active_trace)
 	target_kill(&tg);
 }
 
-/* Drop to nobody with CAP_PERFMON alone: may trace, and no more. */
-static void become_perfmon_only(void)
-{
-	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
-	struct __user_cap_data_struct data[2] = { { 0 } };
-
-	ASSERT_EQ(prctl(PR_SET_KEEPCAPS, 1), 0);
-	become_nobody();
-	data[CAP_PERFMON / 32].permitted = 1u << (CAP_PERFMON % 32);
-	data[CAP_PERFMON / 32].effective = 1u << (CAP_PERFMON % 32);
-	ASSERT_EQ(syscall(SYS_capset, &hdr, data), 0);
-}
-
-/**
- * struct their_trace - another socket's trace
- * @id:     its number
- * @traced: the pid it follows
- */
-struct their_trace {
-	uint64_t id;
-	pid_t traced;
-};
-
-/*
- * What a user with CAP_PERFMON alone may do with @arg, a struct
- * their_trace: read it, and start a trace of its own, but not end it.
- * Runs in a child of its own, which exits with the verdict.
- */
-static void perfmon_checks(void *arg)
-{
-	const struct their_trace *t = arg;
-	struct trace_sock theirs;
-	struct trace_reply r;
-
-	become_perfmon_only();
-	trace_open(&theirs);
-	trace_cmd(&theirs, WSC_LAT_CMD_TRACE_STOP, &r);
-	EXPECT_REFUSED(&r, ENOENT, "no trace to stop");
-	trace_cmd(&theirs, WSC_LAT_CMD_TRACE_RESET, &r);
-	EXPECT_EQ(r.err, 0);
-	trace_by_number(&theirs, WSC_LAT_CMD_TRACE_STOP, t->id, &r);
-	EXPECT_REFUSED(&r, EPERM, "another socket's");
-	trace_by_number(&theirs, WSC_LAT_CMD_TRACE_RESET, t->id, &r);
-	EXPECT_REFUSED(&r, EPERM, "another socket's");
-	/* Reading it is what CAP_PERFMON is for. */
-	trace_by_number(&theirs, WSC_LAT_CMD_TRACE_FETCH, t->id, &r);
-	EXPECT_EQ(r.err, 0);
-	/* It may trace too, beside the first. */
-	trace_start_pid(&theirs, t->traced, &r);
-	EXPECT_EQ(r.err, 0);
-}
-
 /*
  * A socket's commands without a number are about its own trace only; with
  * one, another's trace may be read by whoever may trace, but stopped or
@@ -387,8 +394,8 @@ static void perfmon_checks(void *arg)
 TRACE_TEST(another_sockets_trace)
 {
 	struct trace_sock mine, theirs;
-	struct their_trace t;
 	struct trace_reply r;
+	struct as_user u;
 	struct target tg;
 	uint64_t id;
 
@@ -398,9 +405,8 @@ TRACE_TEST(another_sockets_trace)
 	ASSERT_OK(&r, "START");
 	id = r.val[WSC_LAT_A_RUN_ID];
 
-	t.id = id;
-	t.traced = tg.pid;
-	EXPECT_CHILD_PASSES(perfmon_checks, &t);
+	u = (struct as_user){ become_perfmon_only, perfmon_checks, id, tg.pid };
+	EXPECT_CHILD_PASSES(run_as_user, &u);
 
 	trace_status(&mine, &r);
 	EXPECT_EQ(r.val[WSC_LAT_A_TRACE_STATE], WSC_TRACE_ACTIVE);
@@ -409,9 +415,7 @@ TRACE_TEST(another_sockets_trace)
 	trace_open(&theirs);
 	trace_by_number(&theirs, WSC_LAT_CMD_TRACE_STOP, id, &r);
 	EXPECT_EQ(r.err, 0);
-	trace_status(&mine, &r);
-	EXPECT_EQ(r.val[WSC_LAT_A_TRACE_STATE], WSC_TRACE_ENDED);
-	EXPECT_EQ(r.val[WSC_LAT_A_TRACE_END], WSC_TRACE_END_STOPPED);
+	EXPECT_ENDED(&mine, &r, WSC_TRACE_END_STOPPED);
 	trace_close(&theirs);
 	target_kill(&tg);
 }
