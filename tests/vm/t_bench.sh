@@ -9,17 +9,13 @@
 # --all's folder is $WSC_BENCH_ALL when set: tests/check then draws it
 # with user/plot/wsc-plot on the host (matplotlib under TCG takes minutes).
 . "$(dirname "$0")/tap.sh"
+. "$(dirname "$0")/usage_lib.sh"
 wsc=${WSC:-build/wsc}
 out=$(mktemp -d)
 iters=30
 all=${WSC_BENCH_ALL:-$out/all}
 
 echo "TAP version 13"
-
-exit_code() {
-	"$@" >/dev/null 2>&1
-	echo $?
-}
 
 
 # Nothing named *.tmp anywhere under $1: no half-written file was left.
@@ -101,27 +97,27 @@ check "bench --all says first how long it will take, as an estimate" sh -c \
 	 test \$(grep -n 'will take about' $out/all.err | cut -d: -f1) -lt \$(grep -n 'wrote .*/null.json' $out/all.err | cut -d: -f1)"
 check_calls "bench --all:" 10 "$all"
 check "bench --all: no .tmp left" no_tmp "$all"
-check "bench unknown call: exit 2" test "$(exit_code "$wsc" bench bogus)" -eq 2
-check "bench without a call: exit 2" test "$(exit_code "$wsc" bench)" -eq 2
-check "bench two calls: exit 2" test "$(exit_code "$wsc" bench getpid open)" -eq 2
-check "bench --iters 0: exit 2" test "$(exit_code "$wsc" bench getpid --iters 0)" -eq 2
-check "bench --iters -1: exit 2" test "$(exit_code "$wsc" bench getpid --iters -1)" -eq 2
-check "bench --iters absurd: exit 2" test "$(exit_code "$wsc" bench getpid --iters 18446744073709551617)" -eq 2
-check "bench --iters above the maximum: exit 2" test "$(exit_code "$wsc" bench getpid --iters 100000001)" -eq 2
-check "bench --iters 5x: exit 2" test "$(exit_code "$wsc" bench getpid --iters 5x)" -eq 2
-check "bench --cpus x: exit 2" test "$(exit_code "$wsc" bench getpid --cpus x)" -eq 2
-check "bench --cpus 0,,1: exit 2" test "$(exit_code "$wsc" bench getpid --cpus 0,,1)" -eq 2
-check "bench --cpus 4096: exit 2" test "$(exit_code "$wsc" bench getpid --cpus 4096)" -eq 2
-check "bench --cpus 0,1,0: exit 2" test "$(exit_code "$wsc" bench futex --cpus 0,1,0)" -eq 2
-check "bench futex --cpus 0,0: exit 2" test "$(exit_code "$wsc" bench futex --cpus 0,0)" -eq 2
+usage_err "bench unknown call" "wsc bench: unknown call 'bogus' (wsc bench --list)" "$wsc" bench bogus
+usage_err "bench without a call" "wsc bench: which call? (wsc bench --list)" "$wsc" bench
+usage_err "bench two calls" "wsc bench: unexpected argument 'open'" "$wsc" bench getpid open
+usage_err "bench --iters 0" "wsc bench: --iters: 0 is out of range 1..10000000" "$wsc" bench getpid --iters 0
+usage_err "bench --iters -1" "wsc bench: --iters: '-1' is not a whole number" "$wsc" bench getpid --iters -1
+usage_err "bench --iters absurd" "wsc bench: --iters: 18446744073709551617 is out of range 1..10000000" "$wsc" bench getpid --iters 18446744073709551617
+usage_err "bench --iters above the maximum" "wsc bench: --iters: 100000001 is out of range 1..10000000" "$wsc" bench getpid --iters 100000001
+usage_err "bench --iters 5x" "wsc bench: --iters: '5x' is not a whole number" "$wsc" bench getpid --iters 5x
+usage_err "bench --cpus x" "wsc bench: --cpus: 'x' is not a whole number" "$wsc" bench getpid --cpus x
+usage_err "bench --cpus 0,,1" "wsc bench: --cpus: '0,,1' is not a CPU list (A or A,B)" "$wsc" bench getpid --cpus 0,,1
+usage_err "bench --cpus 4096" "wsc bench: --cpus: 4096 is out of range 0..$(($(getconf _NPROCESSORS_CONF) - 1))" "$wsc" bench getpid --cpus 4096
+usage_err "bench --cpus 0,1,0" "wsc bench: --cpus: at most 2 CPUs" "$wsc" bench futex --cpus 0,1,0
+usage_err "bench futex --cpus 0,0" "wsc bench: the waker and the woken thread need two different CPUs: --cpus A,B" "$wsc" bench futex --cpus 0,0
 check "bench --cpus offline: exit 2" sh -c \
 	"echo 0 > /sys/devices/system/cpu/cpu1/online && r=\$($wsc bench getpid --iters 5 --cpus 1 >/dev/null 2>&1; echo \$?); echo 1 > /sys/devices/system/cpu/cpu1/online; test \$r -eq 2"
-check "bench --size for getpid: exit 2" test "$(exit_code "$wsc" bench getpid --size 8)" -eq 2
-check "bench --size 0: exit 2" test "$(exit_code "$wsc" bench read --size 0)" -eq 2
-check "bench --size above 64 KiB: exit 2" test "$(exit_code "$wsc" bench read --size 65537)" -eq 2
-check "bench --all with a call: exit 2" test "$(exit_code "$wsc" bench --all getpid --out "$out/x")" -eq 2
-check "bench --all --json: exit 2" test "$(exit_code "$wsc" bench --all --json --out "$out/x")" -eq 2
-check "bench --out without --all: exit 2" test "$(exit_code "$wsc" bench getpid --out "$out/x")" -eq 2
+usage_err "bench --size for getpid" "wsc bench: --size applies to read, write, pipe-read and pipe-write, not getpid" "$wsc" bench getpid --size 8
+usage_err "bench --size 0" "wsc bench: --size: 0 is out of range 1..65536" "$wsc" bench read --size 0
+usage_err "bench --size above 64 KiB" "wsc bench: --size: 65537 is out of range 1..65536" "$wsc" bench read --size 65537
+usage_err "bench --all with a call" "wsc bench: --all runs every call: unexpected 'getpid'" "$wsc" bench --all getpid --out "$out/x"
+usage_err "bench --all --json" "wsc bench: --all writes JSON and CSV to --output DIR; --json and --csv do not apply" "$wsc" bench --all --json --out "$out/x"
+usage_err "bench --out without --all" "wsc bench: --output goes with --all" "$wsc" bench getpid --out "$out/x"
 # A folder the system will not let us make or write in: a failure (1),
 # said in one line; a name that is no folder: a usage error (2).
 check "bench --csv unwritable: exit 1, one line, nothing written" sh -c \
@@ -129,7 +125,7 @@ check "bench --csv unwritable: exit 1, one line, nothing written" sh -c \
 	 test \"\$(cat $out/err)\" = 'wsc bench: --csv: cannot make /proc/nope: No such file or directory'"
 check "bench --csv a file: exit 2" sh -c \
 	"touch $out/afile && test \$($wsc bench getpid --iters 5 --csv $out/afile >/dev/null 2>&1; echo \$?) -eq 2"
-check "bench --csv empty: exit 2" test "$(exit_code "$wsc" bench getpid --iters 5 --csv '')" -eq 2
+usage_err "bench --csv empty" "wsc bench: --csv needs a folder" "$wsc" bench getpid --iters 5 --csv ''
 check "bench --all --out unwritable: exit 1, nothing written" sh -c \
 	"test \$($wsc bench --all --iters 5 --out /proc/nope >/dev/null 2>&1; echo \$?) -eq 1 && test ! -e /proc/nope"
 check "bench --all --output read-only: exit 1, one line, nothing written" sh -c \
@@ -146,16 +142,9 @@ check "bench --all clears an earlier run's files; sem and futex skipped with CPU
 	 test \$r -eq 0 && test ! -e $out/old/sem.json && test -e $out/old/keep.txt && test -s $out/old/summary.txt"
 check "bench getpid runs with the partner CPU offline" sh -c \
 	"echo 0 > /sys/devices/system/cpu/cpu1/online && r=\$($wsc bench getpid --iters 3 >/dev/null 2>&1; echo \$?); echo 1 > /sys/devices/system/cpu/cpu1/online; test \$r -eq 0"
-check "bench --list --iters 5: exit 2" test "$(exit_code "$wsc" bench --list --iters 5)" -eq 2
-check "bench --list --all: exit 2" test "$(exit_code "$wsc" bench --list --all)" -eq 2
-# Every usage error above in the one voice: two lines, no help after them.
-for args in "bogus" "" "getpid open" "getpid --iters 0" "getpid --cpus 0,,1" \
-	"getpid --size 8" "--all getpid --out $out/x" "--list --all" "getpid --frob"; do
-	check "bench $args: two lines, the second 'Try ...'" sh -c \
-		"$wsc bench $args > $out/uo 2> $out/ue; test \$? -eq 2 && test ! -s $out/uo &&
-		 test \$(wc -l < $out/ue) -eq 2 && grep -q '^wsc bench: ' $out/ue &&
-		 test \"\$(tail -n 1 $out/ue)\" = \"Try 'wsc bench --help'.\""
-done
+usage_err "bench --list --iters 5" "wsc bench: --list takes no other option than --json" "$wsc" bench --list --iters 5
+usage_err "bench --list --all" "wsc bench: --list takes no other option than --json" "$wsc" bench --list --all
+usage_err "bench --frob" "wsc bench: unknown option '--frob'" "$wsc" bench getpid --frob
 check "bench --help exits 0 and lists the calls" sh -c "$wsc bench --help | grep -q '^  pipe-write '"
 
 # Interrupted: many more samples than the seconds allow (TCG), so the
