@@ -64,6 +64,9 @@
 #   make layers        no cycle between files, no leak between layers
 #                      (tools/check-layers), with the graphs
 #   make shellcheck    shellcheck over every shell script of the tree
+#   make netlink       the netlink part of include/uapi/linux/wsc.h and
+#                      kmod/genl_policy.h, generated from
+#                      Documentation/netlink/syscall_lat.yaml (tools/gen-netlink)
 #
 # Set-up and demonstrations:
 #   make deps          install everything: every kernel of the matrix, the
@@ -155,7 +158,7 @@ endif
 
 .PHONY: all module user tests examples clean check check-kernels demo deps \
 	deps-base debug-kernel check-debug deps-debug \
-	install unit vmtest bench style help layers shellcheck
+	install unit vmtest bench style help layers shellcheck netlink
 
 all: module user
 
@@ -324,6 +327,12 @@ $(B)/cli/trace/trace_names.o: WSC_CFLAGS += -I$(B)/gen
 # module's objects and their includes are kbuild's, in kmod/.
 layers: $(LIB_OBJS) $(CLI_OBJS) module
 	$(Q)tools/check-layers --graph --map user/lib/libwsc.map --lib user/lib=$(B)/lib --cli user/cli=$(B)/cli --kmod kmod=kmod
+
+# The netlink ABI from its spec, as the kernel's tools/net/ynl makes its
+# families'; tests/tools/test_netlink_spec (make check) fails when the
+# files in the tree are not what this makes.
+netlink:
+	$(Q)tools/gen-netlink
 
 # Every shell script of the tree (a TAP line each, the findings under a
 # failed one; .shellcheckrc says where sourced files are).  make check

@@ -8,6 +8,10 @@
  * commands and attributes and Documentation/netlink/syscall_lat.yaml
  * describes them in full.
  *
+ * Version 2 of the family (wsc 1.0): one attribute set per object, each
+ * numbered from 1 (Documentation/abi.md); every handler first refuses a
+ * request of another version (wsc_genl_version_ok()).
+ *
  * The family sets parallel_ops, so no handler runs under genl_mutex: a
  * run takes seconds, and lab.c answers a second RUN with -EBUSY instead
  * of queueing it.
@@ -22,62 +26,42 @@
 #include "wsc.h"
 #include "genl.h"
 #include "genl_family.h"
-
-/*
- * Policies, one per command.  Every array spans the whole attribute space
- * so that an attribute of this family that the command does not take
- * (NLA_UNSPEC here) is refused as "Unsupported attribute", and one beyond
- * WSC_LAT_A_MAX as "Unknown attribute type"; strict validation, which
- * every command of a family with resv_start_op 0 gets, does both.
- */
-
-/*
- * Not const: 6.1's struct nla_policy points to a non-const range.  The
- * short NLA_POLICY_RANGE() cannot be used, its bounds are s16.
- */
-static struct netlink_range_validation wsc_genl_iterations_range = {
-	.min	= 1,
-	.max	= WSC_LAT_MAX_ITERATIONS,
-};
-
-static const struct nla_policy wsc_genl_run_policy[WSC_LAT_A_MAX + 1] = {
-	[WSC_LAT_A_EXPERIMENT]	= { .type = NLA_NUL_STRING,
-				    .len = WSC_LAT_NAME_MAX },
-	[WSC_LAT_A_ITERATIONS]	= NLA_POLICY_FULL_RANGE(NLA_U32,
-					&wsc_genl_iterations_range),
-	[WSC_LAT_A_CPU]		= { .type = NLA_U32 },
-};
-
-/* GET_STATS, GET_SAMPLES, GET_HIST and RESET take one experiment. */
-static const struct nla_policy wsc_genl_experiment_policy[WSC_LAT_A_MAX + 1] = {
-	[WSC_LAT_A_EXPERIMENT]	= { .type = NLA_NUL_STRING,
-				    .len = WSC_LAT_NAME_MAX },
-};
-
-/* TRACE_START: exactly one target, checked by the handler; filters. */
-static const struct nla_policy wsc_genl_trace_start_policy[WSC_LAT_A_MAX + 1] = {
-	[WSC_LAT_A_TRACE_PID]		= NLA_POLICY_MIN(NLA_U32, 1),
-	[WSC_LAT_A_TRACE_CGROUP]	= { .type = NLA_NUL_STRING,
-					    .len = WSC_TRACE_CGROUP_MAX },
-	[WSC_LAT_A_TRACE_ALL]		= { .type = NLA_FLAG },
-	[WSC_LAT_A_TRACE_CALL_SET]	= { .type = NLA_BINARY,
-					    .len = WSC_TRACE_NR_MAX / 8 },
-	[WSC_LAT_A_TRACE_FAILED]	= { .type = NLA_FLAG },
-	[WSC_LAT_A_TRACE_ERRNO]		= NLA_POLICY_RANGE(NLA_U32, 1,
-							   WSC_TRACE_ERRNO_MAX),
-};
-
-/*
- * TRACE_STOP, TRACE_STATUS, TRACE_FETCH, TRACE_TASKS and TRACE_RESET
- * take a trace's number, or nothing for the caller's newest.
- */
-static const struct nla_policy wsc_genl_trace_id_policy[WSC_LAT_A_MAX + 1] = {
-	[WSC_LAT_A_RUN_ID]		= NLA_POLICY_MIN(NLA_U64, 1),
-};
+/* One request policy per command, generated from the spec. */
+#include "genl_policy.h"
 
 /**
- * wsc_genl_put_bucket() - one BUCKET nest: bucket @i's bounds and @count
+ * wsc_genl_version_ok() - is @nlh a request of this family's version?
+ * @nlh:    the request
+ * @extack: where a refusal says why
+ *
+ * Version 1 of the family had one attribute space for every command;
+ * version 2 has a set per object, numbered anew.  A client of version 1
+ * (libwsc 0.x) is told so rather than answered in numbers it would
+ * misread.  Called first by every handler: the ops of 6.1 have no hook
+ * that runs before the attributes are parsed, so a request of version 1
+ * whose attributes do not fit the new policy gets the policy's -EINVAL
+ * instead; either way it gets no reply.
+ *
+ * Return: true, or false with the message set (answer -EPROTO).
+ */
+bool wsc_genl_version_ok(const struct nlmsghdr *nlh,
+			 struct netlink_ext_ack *extack)
+{
+	const struct genlmsghdr *hdr = nlmsg_data(nlh);
+
+	if (hdr->version == WSC_LAT_GENL_VERSION)
+		return true;
+	NL_SET_ERR_MSG(extack,
+		       "wsc.ko speaks version " __stringify(WSC_LAT_GENL_VERSION)
+		       " of the family syscall_lat: update libwsc (1.0 or later)");
+	return false;
+}
+
+/**
+ * wsc_genl_put_bucket() - one bucket nest: bucket @i's bounds and @count
  * @skb:   the message
+ * @attr:  the nest's attribute: WSC_LAT_A_RESULT_BUCKET or
+ *         WSC_LAT_A_CALL_BUCKET
  * @cpu:   the CPU whose histogram it is from, or WSC_GENL_ALL_CPUS for a
  *         histogram merged over every CPU (the trace's): no CPU attribute
  * @i:     the log-linear bucket (wsc_hist.h)
@@ -85,22 +69,22 @@ static const struct nla_policy wsc_genl_trace_id_policy[WSC_LAT_A_MAX + 1] = {
  *
  * Return: 0, or -EMSGSIZE with @skb as it was.
  */
-int wsc_genl_put_bucket(struct sk_buff *skb, s64 cpu, unsigned int i,
-			u64 count)
+int wsc_genl_put_bucket(struct sk_buff *skb, int attr, s64 cpu,
+			unsigned int i, u64 count)
 {
 	struct nlattr *nest;
 
-	nest = nla_nest_start(skb, WSC_LAT_A_BUCKET);
+	nest = nla_nest_start(skb, attr);
 	if (!nest)
 		return -EMSGSIZE;
 	if ((cpu != WSC_GENL_ALL_CPUS &&
-	     nla_put_u32(skb, WSC_LAT_BUCKET_CPU, cpu)) ||
-	    nla_put_u64_64bit(skb, WSC_LAT_BUCKET_LOW_NS, wsc_hist_low(i),
-			      WSC_LAT_BUCKET_PAD) ||
-	    nla_put_u64_64bit(skb, WSC_LAT_BUCKET_HIGH_NS, wsc_hist_high(i),
-			      WSC_LAT_BUCKET_PAD) ||
-	    nla_put_u64_64bit(skb, WSC_LAT_BUCKET_COUNT, count,
-			      WSC_LAT_BUCKET_PAD)) {
+	     nla_put_u32(skb, WSC_LAT_A_BUCKET_CPU, cpu)) ||
+	    nla_put_u64_64bit(skb, WSC_LAT_A_BUCKET_LOW_NS, wsc_hist_low(i),
+			      WSC_LAT_A_BUCKET_PAD) ||
+	    nla_put_u64_64bit(skb, WSC_LAT_A_BUCKET_HIGH_NS, wsc_hist_high(i),
+			      WSC_LAT_A_BUCKET_PAD) ||
+	    nla_put_u64_64bit(skb, WSC_LAT_A_BUCKET_COUNT, count,
+			      WSC_LAT_A_BUCKET_PAD)) {
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
 	}
@@ -127,77 +111,77 @@ static const struct genl_ops wsc_genl_ops[] = {
 		.cmd		= WSC_LAT_CMD_RUN,
 		.doit		= wsc_genl_lab_run,
 		.policy		= wsc_genl_run_policy,
-		.maxattr	= WSC_LAT_A_MAX,
+		.maxattr	= ARRAY_SIZE(wsc_genl_run_policy) - 1,
 	},
 	{
 		.cmd		= WSC_LAT_CMD_GET_STATS,
 		.doit		= wsc_genl_lab_get_stats,
 		.dumpit		= wsc_genl_lab_dump_stats,
-		.policy		= wsc_genl_experiment_policy,
-		.maxattr	= WSC_LAT_A_MAX,
+		.policy		= wsc_genl_get_stats_policy,
+		.maxattr	= ARRAY_SIZE(wsc_genl_get_stats_policy) - 1,
 	},
 	{
 		.cmd		= WSC_LAT_CMD_GET_SAMPLES,
 		.start		= wsc_genl_lab_result_start,
 		.dumpit		= wsc_genl_lab_dump_samples,
 		.done		= wsc_genl_lab_result_done,
-		.policy		= wsc_genl_experiment_policy,
-		.maxattr	= WSC_LAT_A_MAX,
+		.policy		= wsc_genl_get_samples_policy,
+		.maxattr	= ARRAY_SIZE(wsc_genl_get_samples_policy) - 1,
 	},
 	{
 		.cmd		= WSC_LAT_CMD_GET_HIST,
 		.start		= wsc_genl_lab_result_start,
 		.dumpit		= wsc_genl_lab_dump_hist,
 		.done		= wsc_genl_lab_result_done,
-		.policy		= wsc_genl_experiment_policy,
-		.maxattr	= WSC_LAT_A_MAX,
+		.policy		= wsc_genl_get_hist_policy,
+		.maxattr	= ARRAY_SIZE(wsc_genl_get_hist_policy) - 1,
 	},
 	{
 		.cmd		= WSC_LAT_CMD_RESET,
 		.doit		= wsc_genl_lab_reset,
-		.policy		= wsc_genl_experiment_policy,
-		.maxattr	= WSC_LAT_A_MAX,
+		.policy		= wsc_genl_reset_policy,
+		.maxattr	= ARRAY_SIZE(wsc_genl_reset_policy) - 1,
 	},
 	/* The trace: genl_trace.c. */
 	{
 		.cmd		= WSC_LAT_CMD_TRACE_START,
 		.doit		= wsc_genl_trace_start,
 		.policy		= wsc_genl_trace_start_policy,
-		.maxattr	= WSC_LAT_A_MAX,
+		.maxattr	= ARRAY_SIZE(wsc_genl_trace_start_policy) - 1,
 	},
 	{
 		.cmd		= WSC_LAT_CMD_TRACE_STOP,
 		.doit		= wsc_genl_trace_stop,
-		.policy		= wsc_genl_trace_id_policy,
-		.maxattr	= WSC_LAT_A_MAX,
+		.policy		= wsc_genl_trace_stop_policy,
+		.maxattr	= ARRAY_SIZE(wsc_genl_trace_stop_policy) - 1,
 	},
 	{
 		.cmd		= WSC_LAT_CMD_TRACE_STATUS,
 		.doit		= wsc_genl_trace_status,
-		.policy		= wsc_genl_trace_id_policy,
-		.maxattr	= WSC_LAT_A_MAX,
+		.policy		= wsc_genl_trace_status_policy,
+		.maxattr	= ARRAY_SIZE(wsc_genl_trace_status_policy) - 1,
 	},
 	{
 		.cmd		= WSC_LAT_CMD_TRACE_FETCH,
 		.start		= wsc_genl_trace_fetch_start,
 		.dumpit		= wsc_genl_trace_fetch,
 		.done		= wsc_genl_trace_fetch_done,
-		.policy		= wsc_genl_trace_id_policy,
-		.maxattr	= WSC_LAT_A_MAX,
+		.policy		= wsc_genl_trace_fetch_policy,
+		.maxattr	= ARRAY_SIZE(wsc_genl_trace_fetch_policy) - 1,
 	},
 	{
 		.cmd		= WSC_LAT_CMD_TRACE_RESET,
 		.doit		= wsc_genl_trace_reset,
-		.policy		= wsc_genl_trace_id_policy,
-		.maxattr	= WSC_LAT_A_MAX,
+		.policy		= wsc_genl_trace_reset_policy,
+		.maxattr	= ARRAY_SIZE(wsc_genl_trace_reset_policy) - 1,
 	},
 	{
 		.cmd		= WSC_LAT_CMD_TRACE_TASKS,
 		.start		= wsc_genl_trace_tasks_start,
 		.dumpit		= wsc_genl_trace_tasks,
 		.done		= wsc_genl_trace_fetch_done,
-		.policy		= wsc_genl_trace_id_policy,
-		.maxattr	= WSC_LAT_A_MAX,
+		.policy		= wsc_genl_trace_tasks_policy,
+		.maxattr	= ARRAY_SIZE(wsc_genl_trace_tasks_policy) - 1,
 	},
 };
 
@@ -211,15 +195,17 @@ static const struct genl_ops wsc_genl_ops[] = {
  *
  * Not netnsok: the lab is one per machine, and so is its family.
  *
+ * No family-wide maxattr or policy: each op has its own, over its
+ * request's attribute set (genl_ops, not genl_small_ops, which would
+ * take the family's; 6.1 has no split ops).
+ *
  * One family for the lab and the trace: one resolve, one socket and one
- * permission model for userspace, and the trace's attributes are already
- * a range of their own (WSC_LAT_A_TRACE_*); Documentation/abi.md, "The
- * generic netlink family".
+ * permission model for userspace; Documentation/abi.md, "The generic
+ * netlink family".
  */
 struct genl_family wsc_genl_family __ro_after_init = {
 	.name		= WSC_LAT_GENL_NAME,
 	.version	= WSC_LAT_GENL_VERSION,
-	.maxattr	= WSC_LAT_A_MAX,
 	.module		= THIS_MODULE,
 	.parallel_ops	= true,
 	.ops		= wsc_genl_ops,

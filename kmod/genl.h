@@ -18,9 +18,11 @@ extern struct genl_family wsc_genl_family;
 
 /* wsc_genl_put_bucket()'s @cpu for a histogram merged over every CPU. */
 #define WSC_GENL_ALL_CPUS	(-1)
-int wsc_genl_put_bucket(struct sk_buff *skb, s64 cpu, unsigned int i,
-			u64 count);
+int wsc_genl_put_bucket(struct sk_buff *skb, int attr, s64 cpu,
+			unsigned int i, u64 count);
 int wsc_genl_dump_progress(struct sk_buff *skb);
+bool wsc_genl_version_ok(const struct nlmsghdr *nlh,
+			 struct netlink_ext_ack *extack);
 
 /* genl_lab.c: the lab's commands, RUN to RESET. */
 int wsc_genl_lab_run(struct sk_buff *skb, struct genl_info *info);

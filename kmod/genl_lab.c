@@ -35,11 +35,11 @@ static int wsc_genl_lab_lookup(const struct nlattr *nla,
 /* The experiment a do request must name. */
 static int wsc_genl_lab_experiment(struct genl_info *info)
 {
-	if (GENL_REQ_ATTR_CHECK(info, WSC_LAT_A_EXPERIMENT)) {
-		NL_SET_ERR_MSG(info->extack, "EXPERIMENT is required");
+	if (GENL_REQ_ATTR_CHECK(info, WSC_LAT_A_EXPERIMENT_NAME)) {
+		NL_SET_ERR_MSG(info->extack, "EXPERIMENT_NAME is required");
 		return -EINVAL;
 	}
-	return wsc_genl_lab_lookup(info->attrs[WSC_LAT_A_EXPERIMENT],
+	return wsc_genl_lab_lookup(info->attrs[WSC_LAT_A_EXPERIMENT_NAME],
 			       info->extack);
 }
 
@@ -77,7 +77,7 @@ static int wsc_genl_lab_cpus(struct genl_info *info, unsigned int roles,
 
 	req->nr_cpus = 0;
 	nlmsg_for_each_attr(nla, info->nlhdr, GENL_HDRLEN, rem) {
-		if (nla_type(nla) != WSC_LAT_A_CPU)
+		if (nla_type(nla) != WSC_LAT_A_EXPERIMENT_CPU)
 			continue;
 		if (req->nr_cpus == roles) {
 			wsc_genl_lab_wrong_cpu_count(info->extack, nla, roles);
@@ -149,49 +149,51 @@ static int wsc_genl_lab_put_result(struct sk_buff *skb,
 	if (!hdr)
 		return -EMSGSIZE;
 
-	if (nla_put_string(skb, WSC_LAT_A_EXPERIMENT,
+	if (nla_put_string(skb, WSC_LAT_A_RESULT_EXPERIMENT,
 			   wsc_experiments[r->fig.req.exp].name) ||
-	    nla_put_u32(skb, WSC_LAT_A_ITERATIONS, r->fig.req.iterations))
+	    nla_put_u32(skb, WSC_LAT_A_RESULT_ITERATIONS, r->fig.req.iterations))
 		goto cancel_msg;
 	for (i = 0; i < r->fig.req.nr_cpus; i++)
-		if (nla_put_u32(skb, WSC_LAT_A_CPU, r->fig.req.cpu[i]))
+		if (nla_put_u32(skb, WSC_LAT_A_RESULT_CPU, r->fig.req.cpu[i]))
 			goto cancel_msg;
-	if (nla_put_u64_64bit(skb, WSC_LAT_A_COUNT, s->count, WSC_LAT_A_PAD) ||
-	    nla_put_u64_64bit(skb, WSC_LAT_A_ERRORS, r->fig.errors, WSC_LAT_A_PAD) ||
-	    nla_put_u32(skb, WSC_LAT_A_WARMUP, r->fig.warmup) ||
-	    nla_put_u64_64bit(skb, WSC_LAT_A_MEAN_PS, s->mean_ps,
-			      WSC_LAT_A_PAD) ||
-	    nla_put_u64_64bit(skb, WSC_LAT_A_MEDIAN_PS, s->median_ps,
-			      WSC_LAT_A_PAD) ||
-	    nla_put_u64_64bit(skb, WSC_LAT_A_STDDEV_PS, s->stddev_ps,
-			      WSC_LAT_A_PAD) ||
-	    nla_put_u64_64bit(skb, WSC_LAT_A_MIN_PS, s->min_ps,
-			      WSC_LAT_A_PAD) ||
-	    nla_put_u64_64bit(skb, WSC_LAT_A_MAX_PS, s->max_ps,
-			      WSC_LAT_A_PAD) ||
-	    nla_put_u64_64bit(skb, WSC_LAT_A_CI95_LO_PS, s->ci95_lo_ps,
-			      WSC_LAT_A_PAD) ||
-	    nla_put_u64_64bit(skb, WSC_LAT_A_CI95_HI_PS, s->ci95_hi_ps,
-			      WSC_LAT_A_PAD) ||
-	    nla_put_u64_64bit(skb, WSC_LAT_A_P50_PS, s->p50_ps,
-			      WSC_LAT_A_PAD) ||
-	    nla_put_u64_64bit(skb, WSC_LAT_A_P95_PS, s->p95_ps,
-			      WSC_LAT_A_PAD) ||
-	    nla_put_u64_64bit(skb, WSC_LAT_A_P99_PS, s->p99_ps,
-			      WSC_LAT_A_PAD) ||
-	    nla_put_u64_64bit(skb, WSC_LAT_A_TIMER_PS, r->fig.timer_ps,
-			      WSC_LAT_A_PAD))
+	if (nla_put_u64_64bit(skb, WSC_LAT_A_RESULT_COUNT, s->count,
+			      WSC_LAT_A_RESULT_PAD) ||
+	    nla_put_u64_64bit(skb, WSC_LAT_A_RESULT_ERRORS, r->fig.errors,
+			      WSC_LAT_A_RESULT_PAD) ||
+	    nla_put_u32(skb, WSC_LAT_A_RESULT_WARMUP, r->fig.warmup) ||
+	    nla_put_u64_64bit(skb, WSC_LAT_A_RESULT_MEAN_PS, s->mean_ps,
+			      WSC_LAT_A_RESULT_PAD) ||
+	    nla_put_u64_64bit(skb, WSC_LAT_A_RESULT_MEDIAN_PS, s->median_ps,
+			      WSC_LAT_A_RESULT_PAD) ||
+	    nla_put_u64_64bit(skb, WSC_LAT_A_RESULT_STDDEV_PS, s->stddev_ps,
+			      WSC_LAT_A_RESULT_PAD) ||
+	    nla_put_u64_64bit(skb, WSC_LAT_A_RESULT_MIN_PS, s->min_ps,
+			      WSC_LAT_A_RESULT_PAD) ||
+	    nla_put_u64_64bit(skb, WSC_LAT_A_RESULT_MAX_PS, s->max_ps,
+			      WSC_LAT_A_RESULT_PAD) ||
+	    nla_put_u64_64bit(skb, WSC_LAT_A_RESULT_CI95_LO_PS, s->ci95_lo_ps,
+			      WSC_LAT_A_RESULT_PAD) ||
+	    nla_put_u64_64bit(skb, WSC_LAT_A_RESULT_CI95_HI_PS, s->ci95_hi_ps,
+			      WSC_LAT_A_RESULT_PAD) ||
+	    nla_put_u64_64bit(skb, WSC_LAT_A_RESULT_P50_PS, s->p50_ps,
+			      WSC_LAT_A_RESULT_PAD) ||
+	    nla_put_u64_64bit(skb, WSC_LAT_A_RESULT_P95_PS, s->p95_ps,
+			      WSC_LAT_A_RESULT_PAD) ||
+	    nla_put_u64_64bit(skb, WSC_LAT_A_RESULT_P99_PS, s->p99_ps,
+			      WSC_LAT_A_RESULT_PAD) ||
+	    nla_put_u64_64bit(skb, WSC_LAT_A_RESULT_TIMER_PS, r->fig.timer_ps,
+			      WSC_LAT_A_RESULT_PAD))
 		goto cancel_msg;
 	/* An experiment that sleeps has no block timing: say nothing. */
 	if (r->fig.block_ops &&
-	    (nla_put_u64_64bit(skb, WSC_LAT_A_BLOCK_PS, r->fig.block_ps,
-			       WSC_LAT_A_PAD) ||
-	     nla_put_u32(skb, WSC_LAT_A_BLOCK_OPS, r->fig.block_ops)))
+	    (nla_put_u64_64bit(skb, WSC_LAT_A_RESULT_BLOCK_PS, r->fig.block_ps,
+			       WSC_LAT_A_RESULT_PAD) ||
+	     nla_put_u32(skb, WSC_LAT_A_RESULT_BLOCK_OPS, r->fig.block_ops)))
 		goto cancel_msg;
-	if (nla_put_u64_64bit(skb, WSC_LAT_A_RUN_ID, r->fig.run_id,
-			      WSC_LAT_A_PAD) ||
-	    nla_put_u64_64bit(skb, WSC_LAT_A_DURATION_NS, r->fig.duration_ns,
-			      WSC_LAT_A_PAD))
+	if (nla_put_u64_64bit(skb, WSC_LAT_A_RESULT_RUN_ID, r->fig.run_id,
+			      WSC_LAT_A_RESULT_PAD) ||
+	    nla_put_u64_64bit(skb, WSC_LAT_A_RESULT_DURATION_NS,
+			      r->fig.duration_ns, WSC_LAT_A_RESULT_PAD))
 		goto cancel_msg;
 
 	genlmsg_end(skb, hdr);
@@ -234,10 +236,13 @@ static int wsc_genl_lab_reply_result(struct genl_info *info,
  */
 int wsc_genl_lab_run(struct sk_buff *skb, struct genl_info *info)
 {
+	struct nlattr *iterations;
 	struct wsc_lat_request req = {};
 	struct wsc_lat_result *r;
 	int exp, err;
 
+	if (!wsc_genl_version_ok(info->nlhdr, info->extack))
+		return -EPROTO;
 	if (!netlink_capable(skb, CAP_SYS_ADMIN)) {
 		NL_SET_ERR_MSG(info->extack,
 			       "running an experiment needs CAP_SYS_ADMIN");
@@ -248,8 +253,9 @@ int wsc_genl_lab_run(struct sk_buff *skb, struct genl_info *info)
 		return exp;
 	req.exp = exp;
 	req.iterations = WSC_LAT_DEFAULT_ITERATIONS;
-	if (info->attrs[WSC_LAT_A_ITERATIONS])
-		req.iterations = nla_get_u32(info->attrs[WSC_LAT_A_ITERATIONS]);
+	iterations = info->attrs[WSC_LAT_A_EXPERIMENT_ITERATIONS];
+	if (iterations)
+		req.iterations = nla_get_u32(iterations);
 	err = wsc_genl_lab_cpus(info, wsc_experiments[exp].roles, &req);
 	if (err)
 		return err;
@@ -293,13 +299,15 @@ int wsc_genl_lab_get_stats(struct sk_buff *skb, struct genl_info *info)
 	struct wsc_lat_result *r;
 	int exp, err;
 
+	if (!wsc_genl_version_ok(info->nlhdr, info->extack))
+		return -EPROTO;
 	exp = wsc_genl_lab_experiment(info);
 	if (exp < 0)
 		return exp;
 	r = wsc_lat_get(exp);
 	if (!r) {
 		NL_SET_ERR_MSG_ATTR(info->extack,
-				    info->attrs[WSC_LAT_A_EXPERIMENT],
+				    info->attrs[WSC_LAT_A_EXPERIMENT_NAME],
 				    "no result for this experiment: run it first");
 		return -ENODATA;
 	}
@@ -321,14 +329,16 @@ int wsc_genl_lab_reset(struct sk_buff *skb, struct genl_info *info)
 {
 	int exp = -1;
 
+	if (!wsc_genl_version_ok(info->nlhdr, info->extack))
+		return -EPROTO;
 	if (!netlink_capable(skb, CAP_SYS_ADMIN)) {
 		NL_SET_ERR_MSG(info->extack,
 			       "resetting results needs CAP_SYS_ADMIN");
 		return -EPERM;
 	}
 	/* Without EXPERIMENT, every result goes. */
-	if (info->attrs[WSC_LAT_A_EXPERIMENT]) {
-		exp = wsc_genl_lab_lookup(info->attrs[WSC_LAT_A_EXPERIMENT],
+	if (info->attrs[WSC_LAT_A_EXPERIMENT_NAME]) {
+		exp = wsc_genl_lab_lookup(info->attrs[WSC_LAT_A_EXPERIMENT_NAME],
 					  info->extack);
 		if (exp < 0)
 			return exp;
@@ -382,11 +392,11 @@ static struct wsc_genl_lab_dump *wsc_genl_lab_dump_ctx(struct netlink_callback *
 static int wsc_genl_lab_dump_refuse(struct netlink_callback *cb, u32 refusal)
 {
 	const struct nlattr *nla =
-		wsc_genl_dump_attrs(cb)[WSC_LAT_A_EXPERIMENT];
+		wsc_genl_dump_attrs(cb)[WSC_LAT_A_EXPERIMENT_NAME];
 
 	switch (refusal) {
 	case WSC_GENL_LAB_NO_EXPERIMENT:
-		NL_SET_ERR_MSG(cb->extack, "EXPERIMENT is required");
+		NL_SET_ERR_MSG(cb->extack, "EXPERIMENT_NAME is required");
 		return -EINVAL;
 	case WSC_GENL_LAB_UNKNOWN_EXPERIMENT:
 		NL_SET_ERR_MSG_ATTR(cb->extack, nla, "unknown experiment");
@@ -397,7 +407,7 @@ static int wsc_genl_lab_dump_refuse(struct netlink_callback *cb, u32 refusal)
 		return -ENODATA;
 	case WSC_GENL_LAB_STATS_FILTER:
 		NL_SET_ERR_MSG_ATTR(cb->extack, nla,
-				    "the GET_STATS dump takes no EXPERIMENT: ask for one result without NLM_F_DUMP");
+				    "the GET_STATS dump takes no EXPERIMENT_NAME: ask for one result without NLM_F_DUMP");
 		return -EINVAL;
 	}
 	return -EINVAL;
@@ -415,7 +425,7 @@ static int wsc_genl_lab_dump_refuse(struct netlink_callback *cb, u32 refusal)
 int wsc_genl_lab_result_start(struct netlink_callback *cb)
 {
 	const struct nlattr *nla =
-		wsc_genl_dump_attrs(cb)[WSC_LAT_A_EXPERIMENT];
+		wsc_genl_dump_attrs(cb)[WSC_LAT_A_EXPERIMENT_NAME];
 	struct wsc_genl_lab_dump *d = wsc_genl_lab_dump_ctx(cb);
 	int exp;
 
@@ -464,7 +474,9 @@ int wsc_genl_lab_dump_stats(struct sk_buff *skb, struct netlink_callback *cb)
 	struct wsc_lat_result *r;
 	int err;
 
-	if (wsc_genl_dump_attrs(cb)[WSC_LAT_A_EXPERIMENT])
+	if (!wsc_genl_version_ok(cb->nlh, cb->extack))
+		return -EPROTO;
+	if (wsc_genl_dump_attrs(cb)[WSC_LAT_A_EXPERIMENT_NAME])
 		return wsc_genl_lab_dump_refuse(cb, WSC_GENL_LAB_STATS_FILTER);
 
 	for (; d->next < WSC_NR_EXPERIMENTS; d->next++) {
@@ -500,6 +512,8 @@ int wsc_genl_lab_dump_samples(struct sk_buff *skb,
 	u64 first = d->next;
 	void *hdr;
 
+	if (!wsc_genl_version_ok(cb->nlh, cb->extack))
+		return -EPROTO;
 	if (d->refusal)
 		return wsc_genl_lab_dump_refuse(cb, d->refusal);
 	if (d->next >= r->fig.sum.count)
@@ -510,12 +524,12 @@ int wsc_genl_lab_dump_samples(struct sk_buff *skb,
 			  WSC_LAT_CMD_GET_SAMPLES);
 	if (!hdr)
 		return wsc_genl_dump_progress(skb);
-	if (nla_put_u64_64bit(skb, WSC_LAT_A_FIRST_INDEX, first,
-			      WSC_LAT_A_PAD))
+	if (nla_put_u64_64bit(skb, WSC_LAT_A_RESULT_FIRST_INDEX, first,
+			      WSC_LAT_A_RESULT_PAD))
 		goto cancel_msg;
 	for (; d->next < r->fig.sum.count; d->next++)
-		if (nla_put_u64_64bit(skb, WSC_LAT_A_SAMPLE,
-				      r->samples[d->next], WSC_LAT_A_PAD))
+		if (nla_put_u64_64bit(skb, WSC_LAT_A_RESULT_SAMPLE,
+				      r->samples[d->next], WSC_LAT_A_RESULT_PAD))
 			break;
 	/* The next message starts where this one could not go on. */
 	if (d->next == first)
@@ -545,6 +559,8 @@ int wsc_genl_lab_dump_hist(struct sk_buff *skb, struct netlink_callback *cb)
 	void *hdr;
 	u64 count;
 
+	if (!wsc_genl_version_ok(cb->nlh, cb->extack))
+		return -EPROTO;
 	if (d->refusal)
 		return wsc_genl_lab_dump_refuse(cb, d->refusal);
 	if (d->role >= r->fig.req.nr_cpus)
@@ -559,7 +575,8 @@ int wsc_genl_lab_dump_hist(struct sk_buff *skb, struct netlink_callback *cb)
 			count = r->hist[d->role][d->bucket];
 			if (!count)
 				continue;
-			if (wsc_genl_put_bucket(skb, r->fig.req.cpu[d->role],
+			if (wsc_genl_put_bucket(skb, WSC_LAT_A_RESULT_BUCKET,
+						r->fig.req.cpu[d->role],
 						d->bucket, count))
 				goto full;
 			any = true;

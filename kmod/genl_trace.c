@@ -38,10 +38,10 @@ static void wsc_genl_trace_who(const struct sk_buff *skb,
 	who->portid = NETLINK_CB(skb).portid;
 }
 
-/* The trace a request names (RUN_ID), or 0 for the caller's newest. */
+/* The trace a request names (TRACE_ID), or 0 for the caller's newest. */
 static u64 wsc_genl_trace_id(struct nlattr **attrs)
 {
-	return attrs[WSC_LAT_A_RUN_ID] ? nla_get_u64(attrs[WSC_LAT_A_RUN_ID]) :
+	return attrs[WSC_LAT_A_TRACE_ID] ? nla_get_u64(attrs[WSC_LAT_A_TRACE_ID]) :
 					 0;
 }
 
@@ -106,6 +106,8 @@ int wsc_genl_trace_start(struct sk_buff *skb, struct genl_info *info)
 	struct wsc_trace_session *t;
 	int err;
 
+	if (!wsc_genl_version_ok(info->nlhdr, info->extack))
+		return -EPROTO;
 	if (!wsc_genl_trace_capable(skb)) {
 		NL_SET_ERR_MSG(info->extack,
 			       "tracing needs CAP_SYS_ADMIN or CAP_PERFMON");
@@ -127,7 +129,7 @@ int wsc_genl_trace_start(struct sk_buff *skb, struct genl_info *info)
 /**
  * wsc_genl_trace_stop() - TRACE_STOP: detach, keeping the counts
  * @skb:  the request
- * @info: its RUN_ID, if any, and extack
+ * @info: its TRACE_ID, if any, and extack
  *
  * Return: 0 (also when the trace had ended by itself) or -errno.
  */
@@ -135,6 +137,8 @@ int wsc_genl_trace_stop(struct sk_buff *skb, struct genl_info *info)
 {
 	struct wsc_trace_owner who;
 
+	if (!wsc_genl_version_ok(info->nlhdr, info->extack))
+		return -EPROTO;
 	if (!wsc_genl_trace_capable(skb)) {
 		NL_SET_ERR_MSG(info->extack,
 			       "stopping a trace needs CAP_SYS_ADMIN or CAP_PERFMON");
@@ -148,7 +152,7 @@ int wsc_genl_trace_stop(struct sk_buff *skb, struct genl_info *info)
 /**
  * wsc_genl_trace_reset() - TRACE_RESET: free an ended trace's counts
  * @skb:  the request
- * @info: its RUN_ID, if any, and extack
+ * @info: its TRACE_ID, if any, and extack
  *
  * Return: 0, -EBUSY while the trace is active, or another -errno.
  */
@@ -156,6 +160,8 @@ int wsc_genl_trace_reset(struct sk_buff *skb, struct genl_info *info)
 {
 	struct wsc_trace_owner who;
 
+	if (!wsc_genl_version_ok(info->nlhdr, info->extack))
+		return -EPROTO;
 	if (!wsc_genl_trace_capable(skb)) {
 		NL_SET_ERR_MSG(info->extack,
 			       "resetting a trace needs CAP_SYS_ADMIN or CAP_PERFMON");
@@ -174,7 +180,7 @@ static size_t wsc_genl_trace_status_size(const struct wsc_trace_report *st)
 	return nla_total_size(sizeof(u32)) * 7 +	/* STATE END PID LIVE, 2 SLOTS, ERRNO */
 	       nla_total_size(0) * 2 +			/* ALL FAILED */
 	       nla_total_size_64bit(sizeof(u64)) *
-			(1 + WSC_GENL_TRACE_U64S) +	/* RUN_ID, the counts */
+			(1 + WSC_GENL_TRACE_U64S) +	/* ID, the counts */
 	       (st->cgroup ? nla_total_size(strlen(st->cgroup) + 1) : 0);
 }
 
@@ -206,7 +212,7 @@ static int wsc_genl_trace_put_status(struct sk_buff *skb,
 		{ WSC_LAT_A_TRACE_UNFINISHED,	st->unfinished },
 		{ WSC_LAT_A_TRACE_FILTERED,	st->filtered },
 		{ WSC_LAT_A_TRACE_TASKS,	st->tasks },
-		{ WSC_LAT_A_DURATION_NS,	st->duration_ns },
+		{ WSC_LAT_A_TRACE_DURATION_NS,	st->duration_ns },
 	};
 	unsigned int i;
 
@@ -214,7 +220,8 @@ static int wsc_genl_trace_put_status(struct sk_buff *skb,
 		return -EMSGSIZE;
 	if (st->state == WSC_TRACE_IDLE)
 		return 0;
-	if (nla_put_u64_64bit(skb, WSC_LAT_A_RUN_ID, st->id, WSC_LAT_A_PAD) ||
+	if (nla_put_u64_64bit(skb, WSC_LAT_A_TRACE_ID, st->id,
+			      WSC_LAT_A_TRACE_PAD) ||
 	    nla_put_u32(skb, WSC_LAT_A_TRACE_END, st->end) ||
 	    nla_put_u32(skb, WSC_LAT_A_TRACE_LIVE, st->live) ||
 	    nla_put_u32(skb, WSC_LAT_A_TRACE_TASK_SLOTS, st->task_slots) ||
@@ -226,7 +233,7 @@ static int wsc_genl_trace_put_status(struct sk_buff *skb,
 		return -EMSGSIZE;
 	for (i = 0; i < ARRAY_SIZE(counts); i++)
 		if (nla_put_u64_64bit(skb, counts[i].attr, counts[i].value,
-				      WSC_LAT_A_PAD))
+				      WSC_LAT_A_TRACE_PAD))
 			return -EMSGSIZE;
 	return 0;
 }
@@ -259,7 +266,7 @@ static int wsc_genl_trace_reply_status(struct genl_info *info,
 /**
  * wsc_genl_trace_status() - TRACE_STATUS: a trace's state and losses
  * @skb:  the request
- * @info: its RUN_ID, if any; where the reply goes
+ * @info: its TRACE_ID, if any; where the reply goes
  *
  * Open to every user: it tells what is traced, not how the calls went.
  *
@@ -272,6 +279,8 @@ int wsc_genl_trace_status(struct sk_buff *skb, struct genl_info *info)
 	struct wsc_trace_session *t;
 	int err;
 
+	if (!wsc_genl_version_ok(info->nlhdr, info->extack))
+		return -EPROTO;
 	wsc_genl_trace_who(skb, &who);
 	t = wsc_trace_session_get(id, &who);
 	if (!t && id) {
@@ -364,6 +373,8 @@ static int wsc_genl_trace_dump_refused(struct netlink_callback *cb)
 {
 	struct wsc_genl_trace_dump *d = wsc_genl_trace_dump_ctx(cb);
 
+	if (!wsc_genl_version_ok(cb->nlh, cb->extack))
+		return -EPROTO;
 	if (!d->privileged) {
 		NL_SET_ERR_MSG(cb->extack,
 			       "reading a trace needs CAP_SYS_ADMIN or CAP_PERFMON");
@@ -393,12 +404,12 @@ static int wsc_genl_trace_put_errnos(struct sk_buff *skb,
 
 	while (sent < WSC_GENL_TRACE_ERRNOS &&
 	       wsc_trace_errno_next(t, nr, &pos, &err, &count)) {
-		nest = nla_nest_start(skb, WSC_LAT_A_TRACE_ERRNO_COUNT);
+		nest = nla_nest_start(skb, WSC_LAT_A_CALL_ERRNO);
 		if (!nest)
 			return -EMSGSIZE;
-		if (nla_put_u32(skb, WSC_LAT_ERRNO_VALUE, err) ||
-		    nla_put_u64_64bit(skb, WSC_LAT_ERRNO_COUNT, count,
-				      WSC_LAT_ERRNO_PAD)) {
+		if (nla_put_u32(skb, WSC_LAT_A_ERRNO_VALUE, err) ||
+		    nla_put_u64_64bit(skb, WSC_LAT_A_ERRNO_COUNT, count,
+				      WSC_LAT_A_ERRNO_PAD)) {
 			nla_nest_cancel(skb, nest);
 			return -EMSGSIZE;
 		}
@@ -428,21 +439,21 @@ static int wsc_genl_trace_put_call(struct sk_buff *skb,
 			  WSC_LAT_CMD_TRACE_FETCH);
 	if (!hdr)
 		return -EMSGSIZE;
-	if (nla_put_u32(skb, WSC_LAT_A_TRACE_NR, d->nr))
+	if (nla_put_u32(skb, WSC_LAT_A_CALL_NR, d->nr))
 		goto cancel_msg;
 	if (!d->started) {
-		if (nla_put_u64_64bit(skb, WSC_LAT_A_TRACE_CALLS, sum->calls,
-				      WSC_LAT_A_PAD) ||
-		    nla_put_u64_64bit(skb, WSC_LAT_A_ERRORS, sum->errors,
-				      WSC_LAT_A_PAD) ||
-		    nla_put_u64_64bit(skb, WSC_LAT_A_TRACE_TOTAL_NS,
-				      sum->total_ns, WSC_LAT_A_PAD) ||
-		    nla_put_u64_64bit(skb, WSC_LAT_A_TRACE_OFF_NS,
-				      sum->off_ns, WSC_LAT_A_PAD) ||
-		    nla_put_u64_64bit(skb, WSC_LAT_A_TRACE_WRAPPED,
-				      sum->wrapped, WSC_LAT_A_PAD) ||
-		    nla_put_u64_64bit(skb, WSC_LAT_A_TRACE_MAX_NS, sum->max_ns,
-				      WSC_LAT_A_PAD))
+		if (nla_put_u64_64bit(skb, WSC_LAT_A_CALL_COUNT, sum->calls,
+				      WSC_LAT_A_CALL_PAD) ||
+		    nla_put_u64_64bit(skb, WSC_LAT_A_CALL_ERRORS, sum->errors,
+				      WSC_LAT_A_CALL_PAD) ||
+		    nla_put_u64_64bit(skb, WSC_LAT_A_CALL_TOTAL_NS,
+				      sum->total_ns, WSC_LAT_A_CALL_PAD) ||
+		    nla_put_u64_64bit(skb, WSC_LAT_A_CALL_OFF_NS,
+				      sum->off_ns, WSC_LAT_A_CALL_PAD) ||
+		    nla_put_u64_64bit(skb, WSC_LAT_A_CALL_WRAPPED,
+				      sum->wrapped, WSC_LAT_A_CALL_PAD) ||
+		    nla_put_u64_64bit(skb, WSC_LAT_A_CALL_MAX_NS, sum->max_ns,
+				      WSC_LAT_A_CALL_PAD))
 			goto cancel_msg;
 		if (sum->errors &&
 		    wsc_genl_trace_put_errnos(skb, d->t, d->nr))
@@ -454,8 +465,8 @@ static int wsc_genl_trace_put_call(struct sk_buff *skb,
 		count = wsc_trace_bucket(d->t, d->nr, d->bucket);
 		if (!count)
 			continue;
-		if (wsc_genl_put_bucket(skb, WSC_GENL_ALL_CPUS, d->bucket,
-					count))
+		if (wsc_genl_put_bucket(skb, WSC_LAT_A_CALL_BUCKET,
+					WSC_GENL_ALL_CPUS, d->bucket, count))
 			break;
 		any = true;
 	}
@@ -508,18 +519,18 @@ static int wsc_genl_trace_put_task(struct sk_buff *skb,
 			  WSC_LAT_CMD_TRACE_TASKS);
 	if (!hdr)
 		return -EMSGSIZE;
-	if (nla_put_u32(skb, WSC_LAT_A_TRACE_TID, READ_ONCE(rec->tid)) ||
-	    nla_put_u32(skb, WSC_LAT_A_TRACE_TGID, READ_ONCE(rec->tgid)) ||
-	    nla_put_u32(skb, WSC_LAT_A_TRACE_PPID, READ_ONCE(rec->ppid)) ||
-	    nla_put(skb, WSC_LAT_A_TRACE_COMM, sizeof(rec->comm), rec->comm) ||
-	    nla_put_u64_64bit(skb, WSC_LAT_A_TRACE_CALLS, READ_ONCE(rec->calls),
-			      WSC_LAT_A_PAD) ||
-	    nla_put_u64_64bit(skb, WSC_LAT_A_ERRORS, READ_ONCE(rec->errors),
-			      WSC_LAT_A_PAD) ||
-	    nla_put_u64_64bit(skb, WSC_LAT_A_TRACE_TOTAL_NS,
-			      READ_ONCE(rec->total_ns), WSC_LAT_A_PAD) ||
-	    nla_put_u64_64bit(skb, WSC_LAT_A_TRACE_OFF_NS,
-			      READ_ONCE(rec->off_ns), WSC_LAT_A_PAD)) {
+	if (nla_put_u32(skb, WSC_LAT_A_TASK_TID, READ_ONCE(rec->tid)) ||
+	    nla_put_u32(skb, WSC_LAT_A_TASK_TGID, READ_ONCE(rec->tgid)) ||
+	    nla_put_u32(skb, WSC_LAT_A_TASK_PPID, READ_ONCE(rec->ppid)) ||
+	    nla_put(skb, WSC_LAT_A_TASK_COMM, sizeof(rec->comm), rec->comm) ||
+	    nla_put_u64_64bit(skb, WSC_LAT_A_TASK_CALLS, READ_ONCE(rec->calls),
+			      WSC_LAT_A_TASK_PAD) ||
+	    nla_put_u64_64bit(skb, WSC_LAT_A_TASK_ERRORS, READ_ONCE(rec->errors),
+			      WSC_LAT_A_TASK_PAD) ||
+	    nla_put_u64_64bit(skb, WSC_LAT_A_TASK_TOTAL_NS,
+			      READ_ONCE(rec->total_ns), WSC_LAT_A_TASK_PAD) ||
+	    nla_put_u64_64bit(skb, WSC_LAT_A_TASK_OFF_NS,
+			      READ_ONCE(rec->off_ns), WSC_LAT_A_TASK_PAD)) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;
 	}

@@ -231,7 +231,7 @@ static void wsc_batch_layout(struct wsc_submission *b, struct wsc_buf *buf,
  */
 static __always_inline int wsc_submit_check(const struct wsc_submit *s)
 {
-	if (s->reserved || (s->flags & ~WSC_SUBMIT_ALL_FLAGS) || !s->count)
+	if ((s->flags & ~WSC_SUBMIT_ALL_FLAGS) || !s->count)
 		return -EINVAL;
 	if (s->count > WSC_MAX_ENTRIES)
 		return -E2BIG;
@@ -251,7 +251,6 @@ static __always_inline bool wsc_header_get_unsafe(struct wsc_submit *s,
 	unsafe_get_user(s->results, &argp->results, efault);
 	unsafe_get_user(s->count, &argp->count, efault);
 	unsafe_get_user(s->flags, &argp->flags, efault);
-	unsafe_get_user(s->reserved, &argp->reserved, efault);
 	return true;
 efault:
 	return false;
@@ -353,6 +352,7 @@ long wsc_submit(struct file *file, struct wsc_submit __user *argp)
 	struct wsc_submission b;
 	u32 error_index = WSC_NO_INDEX;
 	unsigned int policy_gen;
+	u32 refused;
 	int got;
 	long ret;
 
@@ -368,8 +368,11 @@ long wsc_submit(struct file *file, struct wsc_submit __user *argp)
 	 * loop asks again before each call, the first included.
 	 */
 	policy_gen = wsc_policy_snapshot();
-	if (unlikely(wsc_refused())) {
-		if (put_user(WSC_NO_INDEX, &argp->error_index))
+	refused = wsc_refused();
+	if (unlikely(refused)) {
+		/* The reasons go with the refusal: no WSC_IOC_POLICY to ask. */
+		if (put_user(WSC_NO_INDEX, &argp->error_index) ||
+		    put_user(refused, &argp->refused))
 			return -EFAULT;
 		return -EOPNOTSUPP;
 	}

@@ -57,6 +57,7 @@ static bool documented(int err)
 	case EINVAL: case ERANGE: case EOPNOTSUPP: case ENOENT: case ENODATA:
 	case EBUSY: case ESRCH: case ENOTDIR: case EMSGSIZE: case ECANCELED:
 	case EPERM: case ENAMETOOLONG:
+	case EPROTO:	/* a request of another family version */
 		return true;
 	default:
 		return false;
@@ -306,7 +307,7 @@ static void random_attrs(struct rng *r, struct msg *m, uint8_t cmd,
 
 		switch (rng_below(r, 8)) {
 		case 0:
-			put_str(m, WSC_LAT_A_EXPERIMENT,
+			put_str(m, WSC_LAT_A_EXPERIMENT_NAME,
 				experiments[rng_below(r, 6)]);
 			continue;
 		case 1: {
@@ -315,11 +316,11 @@ static void random_attrs(struct rng *r, struct msg *m, uint8_t cmd,
 			unsigned int l = rng_below(r, sizeof(s));
 
 			memset(s, 'a' + rng_below(r, 26), l);
-			put_attr(m, WSC_LAT_A_EXPERIMENT, s, rng_chance(r, 50) ? l : 0);
+			put_attr(m, WSC_LAT_A_EXPERIMENT_NAME, s, rng_chance(r, 50) ? l : 0);
 			continue;
 		}
 		case 2:
-			put_u32(m, WSC_LAT_A_CPU, rng_chance(r, 70) ?
+			put_u32(m, WSC_LAT_A_EXPERIMENT_CPU, rng_chance(r, 70) ?
 				rng_below(r, 4) : (uint32_t)rng_next(r));
 			continue;
 		case 3: {
@@ -348,7 +349,7 @@ static void random_attrs(struct rng *r, struct msg *m, uint8_t cmd,
 				if (m->len + 64 > BUF - 4096)
 					continue;
 				a->nla_type = rng_chance(r, 50) ?
-					      (WSC_LAT_A_BUCKET | NLA_F_NESTED) :
+					      (WSC_LAT_A_RESULT_BUCKET | NLA_F_NESTED) :
 					      (uint16_t)rng_below(r, 64);
 				m->len += NLA_HDRLEN;
 				random_attrs(r, m, cmd, depth + 1);
@@ -360,10 +361,11 @@ static void random_attrs(struct rng *r, struct msg *m, uint8_t cmd,
 		default:
 			break;
 		}
-		/* Any type, any length, perhaps flags. */
-		type = rng_below(r, WSC_LAT_A_MAX + 8);
-		if (cmd == WSC_LAT_CMD_RUN && type == WSC_LAT_A_ITERATIONS)
-			type = WSC_LAT_A_COUNT;
+		/* Any type of any set (the trace's is the largest), any length. */
+		type = rng_below(r, WSC_LAT_A_TRACE_MAX + 8);
+		if (cmd == WSC_LAT_CMD_RUN &&
+		    type == WSC_LAT_A_EXPERIMENT_ITERATIONS)
+			type = WSC_LAT_A_EXPERIMENT_MAX + 1;
 		if (rng_chance(r, 5))
 			type |= NLA_F_NESTED;
 		if (rng_chance(r, 5))
@@ -409,7 +411,7 @@ static void random_request(struct rng *r, int fd, uint64_t step)
 	min_len = 0;
 	if (cmd == WSC_LAT_CMD_RUN) {
 		/* Short runs only: ITERATIONS first, and never again. */
-		put_u32(&m, WSC_LAT_A_ITERATIONS, 1 + rng_below(r, 300));
+		put_u32(&m, WSC_LAT_A_EXPERIMENT_ITERATIONS, 1 + rng_below(r, 300));
 		min_len = m.len;
 	}
 	random_attrs(r, &m, cmd, 0);
@@ -479,8 +481,8 @@ static int lab_run(int fd, const char *exp, uint32_t iters)
 	struct answer a;
 
 	simple(&m);
-	put_str(&m, WSC_LAT_A_EXPERIMENT, exp);
-	put_u32(&m, WSC_LAT_A_ITERATIONS, iters);
+	put_str(&m, WSC_LAT_A_EXPERIMENT_NAME, exp);
+	put_u32(&m, WSC_LAT_A_EXPERIMENT_ITERATIONS, iters);
 	return request(fd, WSC_LAT_CMD_RUN, false, &m, &a);
 }
 
@@ -518,7 +520,7 @@ static void abandoned_dump(struct rng *r, uint64_t step)
 	}
 	simple(&m);
 	if (cmd != WSC_LAT_CMD_GET_STATS && cmd != WSC_LAT_CMD_TRACE_FETCH)
-		put_str(&m, WSC_LAT_A_EXPERIMENT, "spinlock");
+		put_str(&m, WSC_LAT_A_EXPERIMENT_NAME, "spinlock");
 	{
 		struct nlmsghdr *h = (void *)m.b;
 
@@ -571,7 +573,7 @@ static void *worker(void *arg)
 		case 1:
 			cmd = WSC_LAT_CMD_RESET;
 			if (rng_chance(&r, 50))
-				put_str(&m, WSC_LAT_A_EXPERIMENT, experiments[rng_below(&r, 6)]);
+				put_str(&m, WSC_LAT_A_EXPERIMENT_NAME, experiments[rng_below(&r, 6)]);
 			break;
 		case 2:
 			cmd = WSC_LAT_CMD_TRACE_START;
@@ -719,7 +721,7 @@ int genl_open_dump(void)
 	lab_run(fd, "spinlock", 3000);
 	setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small, sizeof(small));
 	simple(&m);
-	put_str(&m, WSC_LAT_A_EXPERIMENT, "spinlock");
+	put_str(&m, WSC_LAT_A_EXPERIMENT_NAME, "spinlock");
 	{
 		struct nlmsghdr *h = (void *)m.b;
 

@@ -412,8 +412,8 @@ static void report_batch(const struct wsc_submit *s, enum where we,
 	uint32_t first = 0, i;
 	int k;
 
-	repro("submit: count %u flags %#x reserved %#x entries %s results %s header %s",
-	      s->count, s->flags, s->reserved, where_name[we], where_name[wr],
+	repro("submit: count %u flags %#x refused %#x entries %s results %s header %s",
+	      s->count, s->flags, s->refused, where_name[we], where_name[wr],
 	      where_name[wh]);
 	if (n <= 24) {
 		repro_entries(ent, n, got, NULL);
@@ -465,8 +465,9 @@ static void one_step(struct rng *r, uint64_t step)
 		s.flags = WSC_SUBMIT_TIMING;
 	if (rng_chance(r, 4))
 		s.flags |= 1u << (1 + rng_below(r, 31));
+	/* An output the module ignores on entry. */
 	if (rng_chance(r, 3))
-		s.reserved = 1u << rng_below(r, 32);
+		s.refused = 1u << rng_below(r, 32);
 	s.count = count;
 	if (rng_chance(r, 30)) {
 		we = pick_where(r, true);
@@ -535,7 +536,7 @@ static void one_step(struct rng *r, uint64_t step)
 	/* The model's verdict, in the module's order of checks. */
 	if (wh != P_OK && wh != P_END && wh != P_RO)
 		exp_err = -EFAULT;
-	else if (s.reserved || (s.flags & ~WSC_SUBMIT_ALL_FLAGS) || !count)
+	else if ((s.flags & ~WSC_SUBMIT_ALL_FLAGS) || !count)
 		exp_err = -EINVAL;
 	else if (count > MAXE)
 		exp_err = -E2BIG;

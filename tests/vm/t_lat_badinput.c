@@ -59,8 +59,8 @@ struct lat_sock {
 struct lat_reply {
 	GENL_ACK_MEMBERS;
 	int messages;
-	bool has[WSC_LAT_A_MAX + 1];
-	uint64_t val[WSC_LAT_A_MAX + 1];
+	bool has[WSC_LAT_A_RESULT_MAX + 1];
+	uint64_t val[WSC_LAT_A_RESULT_MAX + 1];
 	char experiment[WSC_LAT_NAME_MAX + 1];
 	int cpus;
 	uint64_t samples;
@@ -82,18 +82,18 @@ static void lat_close(struct lat_sock *ls)
 
 static void lat_on_bucket(struct lat_reply *r, struct nlattr *nest)
 {
-	struct nlattr *tb[WSC_LAT_BUCKET_MAX + 1];
+	struct nlattr *tb[WSC_LAT_A_BUCKET_MAX + 1];
 
 	r->buckets++;
-	if (nla_parse_nested(tb, WSC_LAT_BUCKET_MAX, nest, NULL) < 0 ||
-	    !tb[WSC_LAT_BUCKET_CPU] || !tb[WSC_LAT_BUCKET_LOW_NS] ||
-	    !tb[WSC_LAT_BUCKET_HIGH_NS] || !tb[WSC_LAT_BUCKET_COUNT] ||
-	    nla_get_u64(tb[WSC_LAT_BUCKET_LOW_NS]) >
-	    nla_get_u64(tb[WSC_LAT_BUCKET_HIGH_NS])) {
+	if (nla_parse_nested(tb, WSC_LAT_A_BUCKET_MAX, nest, NULL) < 0 ||
+	    !tb[WSC_LAT_A_BUCKET_CPU] || !tb[WSC_LAT_A_BUCKET_LOW_NS] ||
+	    !tb[WSC_LAT_A_BUCKET_HIGH_NS] || !tb[WSC_LAT_A_BUCKET_COUNT] ||
+	    nla_get_u64(tb[WSC_LAT_A_BUCKET_LOW_NS]) >
+	    nla_get_u64(tb[WSC_LAT_A_BUCKET_HIGH_NS])) {
 		r->bad_bucket = true;
 		return;
 	}
-	r->bucket_total += nla_get_u64(tb[WSC_LAT_BUCKET_COUNT]);
+	r->bucket_total += nla_get_u64(tb[WSC_LAT_A_BUCKET_COUNT]);
 }
 
 static int lat_on_valid(struct nl_msg *msg, void *arg)
@@ -108,26 +108,26 @@ static int lat_on_valid(struct nl_msg *msg, void *arg)
 	r->cpus = 0;
 	nlmsg_for_each_attr(nla, nlh, GENL_HDRLEN, rem) {
 		type = nla_type(nla);
-		if (type > WSC_LAT_A_MAX)
+		if (type > WSC_LAT_A_RESULT_MAX)
 			continue;
 		r->has[type] = true;
 		switch (type) {
-		case WSC_LAT_A_EXPERIMENT:
+		case WSC_LAT_A_RESULT_EXPERIMENT:
 			snprintf(r->experiment, sizeof(r->experiment), "%.*s",
 				 nla_len(nla), (char *)nla_data(nla));
 			break;
-		case WSC_LAT_A_CPU:
+		case WSC_LAT_A_RESULT_CPU:
 			r->cpus++;
 			r->val[type] = nla_get_u32(nla);
 			break;
-		case WSC_LAT_A_FIRST_INDEX:
+		case WSC_LAT_A_RESULT_FIRST_INDEX:
 			if (nla_get_u64(nla) != r->samples)
 				r->index_gap = true;
 			break;
-		case WSC_LAT_A_SAMPLE:
+		case WSC_LAT_A_RESULT_SAMPLE:
 			r->samples++;
 			break;
-		case WSC_LAT_A_BUCKET:
+		case WSC_LAT_A_RESULT_BUCKET:
 			lat_on_bucket(r, nla);
 			break;
 		default:
@@ -165,7 +165,7 @@ static void lat_send(struct lat_sock *ls, struct nl_msg *msg,
 /* @cmd about the spinlock experiment, with the attributes given besides. */
 #define spinlock_request(ls, cmd, flags, r, ...)			\
 	lat_request(ls, cmd, flags, r,					\
-		    ATTR_STR(WSC_LAT_A_EXPERIMENT, "spinlock"), __VA_ARGS__)
+		    ATTR_STR(WSC_LAT_A_EXPERIMENT_NAME, "spinlock"), __VA_ARGS__)
 
 /* RUN @exp with @iterations (0: none given) on @ncpus CPUs of @cpus. */
 static void lat_run(struct lat_sock *ls, const char *exp, uint32_t iterations,
@@ -174,11 +174,11 @@ static void lat_run(struct lat_sock *ls, const char *exp, uint32_t iterations,
 	struct nl_msg *msg = lat_msg(ls, WSC_LAT_CMD_RUN, 0);
 	int i;
 
-	ASSERT_EQ(nla_put_string(msg, WSC_LAT_A_EXPERIMENT, exp), 0);
+	ASSERT_EQ(nla_put_string(msg, WSC_LAT_A_EXPERIMENT_NAME, exp), 0);
 	if (iterations)
-		ASSERT_EQ(nla_put_u32(msg, WSC_LAT_A_ITERATIONS, iterations), 0);
+		ASSERT_EQ(nla_put_u32(msg, WSC_LAT_A_EXPERIMENT_ITERATIONS, iterations), 0);
 	for (i = 0; i < ncpus; i++)
-		ASSERT_EQ(nla_put_u32(msg, WSC_LAT_A_CPU, cpus[i]), 0);
+		ASSERT_EQ(nla_put_u32(msg, WSC_LAT_A_EXPERIMENT_CPU, cpus[i]), 0);
 	lat_send(ls, msg, r);
 }
 
@@ -189,7 +189,7 @@ static void lat_ask(struct lat_sock *ls, uint8_t cmd, int flags,
 	struct nl_msg *msg = lat_msg(ls, cmd, flags);
 
 	if (exp)
-		ASSERT_EQ(nla_put_string(msg, WSC_LAT_A_EXPERIMENT, exp), 0);
+		ASSERT_EQ(nla_put_string(msg, WSC_LAT_A_EXPERIMENT_NAME, exp), 0);
 	lat_send(ls, msg, r);
 }
 
@@ -225,58 +225,64 @@ static void lat_run_ok(struct lat_sock *ls, const char *exp,
 LAT_TEST(run_without_experiment)
 {
 	lat_request(ls, WSC_LAT_CMD_RUN, 0, r,
-		    ATTR_U32(WSC_LAT_A_ITERATIONS, SMALL_RUN));
-	EXPECT_REFUSED(r, EINVAL, "EXPERIMENT is required");
-	EXPECT_EQ(r->miss_type, WSC_LAT_A_EXPERIMENT);
+		    ATTR_U32(WSC_LAT_A_EXPERIMENT_ITERATIONS, SMALL_RUN));
+	EXPECT_REFUSED(r, EINVAL, "EXPERIMENT_NAME is required");
+	EXPECT_EQ(r->miss_type, WSC_LAT_A_EXPERIMENT_NAME);
 
 	lat_ask(ls, WSC_LAT_CMD_GET_STATS, 0, NULL, r);
-	EXPECT_REFUSED(r, EINVAL, "EXPERIMENT is required");
-	EXPECT_EQ(r->miss_type, WSC_LAT_A_EXPERIMENT);
+	EXPECT_REFUSED(r, EINVAL, "EXPERIMENT_NAME is required");
+	EXPECT_EQ(r->miss_type, WSC_LAT_A_EXPERIMENT_NAME);
 }
 
 LAT_TEST(dump_without_experiment)
 {
 	lat_ask(ls, WSC_LAT_CMD_GET_SAMPLES, NLM_F_DUMP, NULL, r);
-	EXPECT_REFUSED(r, EINVAL, "EXPERIMENT is required");
+	EXPECT_REFUSED(r, EINVAL, "EXPERIMENT_NAME is required");
 	EXPECT_TRUE(r->in_done);
 	EXPECT_EQ(r->messages, 0);
 
 	lat_ask(ls, WSC_LAT_CMD_GET_HIST, NLM_F_DUMP, NULL, r);
-	EXPECT_REFUSED(r, EINVAL, "EXPERIMENT is required");
+	EXPECT_REFUSED(r, EINVAL, "EXPERIMENT_NAME is required");
 	EXPECT_EQ(r->messages, 0);
 }
 
 LAT_TEST(unknown_attribute_type)
 {
 	spinlock_request(ls, WSC_LAT_CMD_RUN, 0, r,
-			 ATTR_U32(WSC_LAT_A_MAX + 1, 1));
+			 ATTR_U32(WSC_LAT_A_EXPERIMENT_MAX + 1, 1));
 	EXPECT_ATTR_REFUSED(r, EINVAL, "Unknown attribute type");
 
 	/* Attribute 0 is unused: just as unknown. */
 	spinlock_request(ls, WSC_LAT_CMD_GET_STATS, 0, r,
-			 ATTR_U32(WSC_LAT_A_UNSPEC, 1));
+			 ATTR_U32(WSC_LAT_A_EXPERIMENT_UNSPEC, 1));
 	EXPECT_REFUSED(r, EINVAL, "Unknown attribute type");
 }
 
 LAT_TEST(attribute_the_command_does_not_take)
 {
-	spinlock_request(ls, WSC_LAT_CMD_RUN, 0, r,
-			 ATTR_U64(WSC_LAT_A_SAMPLE, 1));
+	/* ITERATIONS is RUN's, not GET_HIST's. */
+	spinlock_request(ls, WSC_LAT_CMD_GET_HIST, NLM_F_DUMP, r,
+			 ATTR_U32(WSC_LAT_A_EXPERIMENT_ITERATIONS, 1));
 	EXPECT_ATTR_REFUSED(r, EINVAL, "Unsupported attribute");
+
+	/* A result's attribute is of no request's set at all. */
+	spinlock_request(ls, WSC_LAT_CMD_RUN, 0, r,
+			 ATTR_U64(WSC_LAT_A_RESULT_SAMPLE, 1));
+	EXPECT_ATTR_REFUSED(r, EINVAL, "Unknown attribute type");
 
 	/* CPU is RUN's, not GET_STATS's. */
 	spinlock_request(ls, WSC_LAT_CMD_GET_STATS, 0, r,
-			 ATTR_U32(WSC_LAT_A_CPU, 0));
+			 ATTR_U32(WSC_LAT_A_EXPERIMENT_CPU, 0));
 	EXPECT_REFUSED(r, EINVAL, "Unsupported attribute");
 
 	/* Nor does RESET take ITERATIONS. */
 	lat_request(ls, WSC_LAT_CMD_RESET, 0, r,
-		    ATTR_U32(WSC_LAT_A_ITERATIONS, 1));
+		    ATTR_U32(WSC_LAT_A_EXPERIMENT_ITERATIONS, 1));
 	EXPECT_REFUSED(r, EINVAL, "Unsupported attribute");
 
 	/* Dumps are checked by the same policy. */
 	spinlock_request(ls, WSC_LAT_CMD_GET_SAMPLES, NLM_F_DUMP, r,
-			 ATTR_U64(WSC_LAT_A_FIRST_INDEX, 5));
+			 ATTR_U32(WSC_LAT_A_EXPERIMENT_CPU, 5));
 	EXPECT_REFUSED(r, EINVAL, "Unsupported attribute");
 	EXPECT_FALSE(r->in_done);
 }
@@ -300,20 +306,20 @@ LAT_TEST(experiment_name_too_long)
 LAT_TEST(experiment_name_not_terminated)
 {
 	lat_request(ls, WSC_LAT_CMD_GET_STATS, 0, r,
-		    ATTR_BYTES(WSC_LAT_A_EXPERIMENT, 8, "spinlock"));
+		    ATTR_BYTES(WSC_LAT_A_EXPERIMENT_NAME, 8, "spinlock"));
 	EXPECT_REFUSED(r, EINVAL, "Attribute failed policy validation");
 }
 
 LAT_TEST(iterations_wrong_length)
 {
 	spinlock_request(ls, WSC_LAT_CMD_RUN, 0, r,
-			 ATTR_U64(WSC_LAT_A_ITERATIONS, SMALL_RUN));
+			 ATTR_U64(WSC_LAT_A_EXPERIMENT_ITERATIONS, SMALL_RUN));
 	EXPECT_ATTR_REFUSED(r, EINVAL, "invalid attribute length");
 
 	/* A CPU as u64 is refused the same way, every one of them. */
 	lat_request(ls, WSC_LAT_CMD_RUN, 0, r,
-		    ATTR_STR(WSC_LAT_A_EXPERIMENT, "semaphore"),
-		    ATTR_U32(WSC_LAT_A_CPU, 0), ATTR_U64(WSC_LAT_A_CPU, 1));
+		    ATTR_STR(WSC_LAT_A_EXPERIMENT_NAME, "semaphore"),
+		    ATTR_U32(WSC_LAT_A_EXPERIMENT_CPU, 0), ATTR_U64(WSC_LAT_A_EXPERIMENT_CPU, 1));
 	EXPECT_REFUSED(r, EINVAL, "invalid attribute length");
 }
 
@@ -321,7 +327,7 @@ LAT_TEST(iterations_out_of_range)
 {
 	/* lat_run() leaves a 0 out, so build this one by hand. */
 	spinlock_request(ls, WSC_LAT_CMD_RUN, 0, r,
-			 ATTR_U32(WSC_LAT_A_ITERATIONS, 0));
+			 ATTR_U32(WSC_LAT_A_EXPERIMENT_ITERATIONS, 0));
 	EXPECT_ATTR_REFUSED(r, ERANGE, "integer out of range");
 
 	lat_run(ls, "spinlock", WSC_LAT_MAX_ITERATIONS + 1, NULL, 0, r);
@@ -402,7 +408,7 @@ TEST(cpu_offline)
 	/* And it is fine again. */
 	lat_run(&ls, "spinlock", SMALL_RUN, cpus, 1, &r);
 	EXPECT_EQ(r.err, 0);
-	EXPECT_EQ(r.val[WSC_LAT_A_CPU], 1);
+	EXPECT_EQ(r.val[WSC_LAT_A_RESULT_CPU], 1);
 }
 
 LAT_TEST(cpu_count_wrong)
@@ -431,13 +437,41 @@ LAT_TEST(cpu_twice)
 	EXPECT_TRUE(r->bad_attr);
 }
 
+/*
+ * A client of another family version (libwsc 0.x sends 1) is refused,
+ * its request unanswered, whether a do or a dump.
+ */
+LAT_TEST(another_family_version)
+{
+	static const uint8_t do_cmds[] = {
+		WSC_LAT_CMD_RUN, WSC_LAT_CMD_GET_STATS, WSC_LAT_CMD_RESET,
+		WSC_LAT_CMD_TRACE_START, WSC_LAT_CMD_TRACE_STOP,
+		WSC_LAT_CMD_TRACE_STATUS, WSC_LAT_CMD_TRACE_RESET,
+	};
+	struct nl_msg *msg;
+	unsigned int i;
+
+	for (i = 0; i <= sizeof(do_cmds); i++) {
+		/* The last one: a dump, which says so in its NLMSG_DONE. */
+		msg = i < sizeof(do_cmds) ?
+		      lat_msg(ls, do_cmds[i], 0) :
+		      lat_msg(ls, WSC_LAT_CMD_GET_STATS, NLM_F_DUMP);
+		((struct genlmsghdr *)nlmsg_data(nlmsg_hdr(msg)))->version =
+			WSC_LAT_GENL_VERSION - 1;
+		lat_send(ls, msg, r);
+		EXPECT_REFUSED(r, EPROTO, "speaks version 2 of the family");
+		EXPECT_EQ(r->messages, 0);
+		EXPECT_EQ(r->in_done, i == sizeof(do_cmds));
+	}
+}
+
 LAT_TEST(reserved_header_field)
 {
 	struct genlmsghdr *hdr;
 	struct nl_msg *msg;
 
 	msg = genl_raw_msg(ls->family, WSC_LAT_CMD_GET_STATS, 0,
-			   GENL_ATTRS(ATTR_STR(WSC_LAT_A_EXPERIMENT, "spinlock")));
+			   GENL_ATTRS(ATTR_STR(WSC_LAT_A_EXPERIMENT_NAME, "spinlock")));
 	hdr = nlmsg_data(nlmsg_hdr(msg));
 	hdr->reserved = 1;
 	lat_send(ls, msg, r);
@@ -577,13 +611,13 @@ LAT_TEST(stats_dump_takes_no_experiment)
 
 /* The attributes every result message carries. */
 static const int result_attrs[] = {
-	WSC_LAT_A_EXPERIMENT, WSC_LAT_A_ITERATIONS, WSC_LAT_A_CPU,
-	WSC_LAT_A_COUNT, WSC_LAT_A_ERRORS, WSC_LAT_A_WARMUP,
-	WSC_LAT_A_MEAN_PS, WSC_LAT_A_MEDIAN_PS, WSC_LAT_A_STDDEV_PS,
-	WSC_LAT_A_MIN_PS, WSC_LAT_A_MAX_PS, WSC_LAT_A_CI95_LO_PS,
-	WSC_LAT_A_CI95_HI_PS, WSC_LAT_A_P50_PS, WSC_LAT_A_P95_PS,
-	WSC_LAT_A_P99_PS, WSC_LAT_A_TIMER_PS, WSC_LAT_A_RUN_ID,
-	WSC_LAT_A_DURATION_NS,
+	WSC_LAT_A_RESULT_EXPERIMENT, WSC_LAT_A_RESULT_ITERATIONS, WSC_LAT_A_RESULT_CPU,
+	WSC_LAT_A_RESULT_COUNT, WSC_LAT_A_RESULT_ERRORS, WSC_LAT_A_RESULT_WARMUP,
+	WSC_LAT_A_RESULT_MEAN_PS, WSC_LAT_A_RESULT_MEDIAN_PS, WSC_LAT_A_RESULT_STDDEV_PS,
+	WSC_LAT_A_RESULT_MIN_PS, WSC_LAT_A_RESULT_MAX_PS, WSC_LAT_A_RESULT_CI95_LO_PS,
+	WSC_LAT_A_RESULT_CI95_HI_PS, WSC_LAT_A_RESULT_P50_PS, WSC_LAT_A_RESULT_P95_PS,
+	WSC_LAT_A_RESULT_P99_PS, WSC_LAT_A_RESULT_TIMER_PS, WSC_LAT_A_RESULT_RUN_ID,
+	WSC_LAT_A_RESULT_DURATION_NS,
 };
 
 static void expect_result(const struct lat_reply *r, const char *exp,
@@ -597,15 +631,15 @@ static void expect_result(const struct lat_reply *r, const char *exp,
 			wsc_test_failed = 1;
 		}
 	EXPECT_EQ(strcmp(r->experiment, exp), 0);
-	EXPECT_EQ(r->val[WSC_LAT_A_ITERATIONS], iterations);
+	EXPECT_EQ(r->val[WSC_LAT_A_RESULT_ITERATIONS], iterations);
 	EXPECT_EQ(r->cpus, cpus);
-	EXPECT_EQ(r->val[WSC_LAT_A_COUNT] + r->val[WSC_LAT_A_ERRORS],
+	EXPECT_EQ(r->val[WSC_LAT_A_RESULT_COUNT] + r->val[WSC_LAT_A_RESULT_ERRORS],
 		  iterations);
-	EXPECT_LE(r->val[WSC_LAT_A_MIN_PS], r->val[WSC_LAT_A_MEDIAN_PS]);
-	EXPECT_LE(r->val[WSC_LAT_A_MEDIAN_PS], r->val[WSC_LAT_A_MAX_PS]);
-	EXPECT_GT(r->val[WSC_LAT_A_RUN_ID], 0);
+	EXPECT_LE(r->val[WSC_LAT_A_RESULT_MIN_PS], r->val[WSC_LAT_A_RESULT_MEDIAN_PS]);
+	EXPECT_LE(r->val[WSC_LAT_A_RESULT_MEDIAN_PS], r->val[WSC_LAT_A_RESULT_MAX_PS]);
+	EXPECT_GT(r->val[WSC_LAT_A_RESULT_RUN_ID], 0);
 	/* Block timing comes whole or not at all. */
-	EXPECT_EQ(r->has[WSC_LAT_A_BLOCK_PS], r->has[WSC_LAT_A_BLOCK_OPS]);
+	EXPECT_EQ(r->has[WSC_LAT_A_RESULT_BLOCK_PS], r->has[WSC_LAT_A_RESULT_BLOCK_OPS]);
 }
 
 TEST(small_run)
@@ -617,17 +651,17 @@ TEST(small_run)
 	lat_open(&ls);
 	lat_run_ok(&ls, "spinlock", SMALL_RUN, &r);
 	expect_result(&r, "spinlock", SMALL_RUN, 1);
-	EXPECT_TRUE(r.has[WSC_LAT_A_BLOCK_OPS]);
-	run_id = r.val[WSC_LAT_A_RUN_ID];
-	count = r.val[WSC_LAT_A_COUNT];
+	EXPECT_TRUE(r.has[WSC_LAT_A_RESULT_BLOCK_OPS]);
+	run_id = r.val[WSC_LAT_A_RESULT_RUN_ID];
+	count = r.val[WSC_LAT_A_RESULT_COUNT];
 
 	/* GET_STATS gives the same result back. */
 	lat_ask(&ls, WSC_LAT_CMD_GET_STATS, 0, "spinlock", &s);
 	ASSERT_EQ(s.err, 0);
 	EXPECT_EQ(s.messages, 1);
 	expect_result(&s, "spinlock", SMALL_RUN, 1);
-	EXPECT_EQ(s.val[WSC_LAT_A_RUN_ID], run_id);
-	EXPECT_EQ(s.val[WSC_LAT_A_MEAN_PS], r.val[WSC_LAT_A_MEAN_PS]);
+	EXPECT_EQ(s.val[WSC_LAT_A_RESULT_RUN_ID], run_id);
+	EXPECT_EQ(s.val[WSC_LAT_A_RESULT_MEAN_PS], r.val[WSC_LAT_A_RESULT_MEAN_PS]);
 
 	/* Every sample, in order, and every one in the histogram. */
 	lat_ask(&ls, WSC_LAT_CMD_GET_SAMPLES, NLM_F_DUMP, "spinlock", &s);
@@ -659,7 +693,7 @@ TEST(samples_span_many_messages)
 	lat_ask(&ls, WSC_LAT_CMD_GET_SAMPLES, NLM_F_DUMP, "timer", &s);
 	EXPECT_EQ(s.err, 0);
 	EXPECT_GT(s.messages, 1);
-	EXPECT_EQ(s.samples, r.val[WSC_LAT_A_COUNT]);
+	EXPECT_EQ(s.samples, r.val[WSC_LAT_A_RESULT_COUNT]);
 	EXPECT_FALSE(s.index_gap);
 }
 
@@ -674,12 +708,12 @@ TEST(two_cpu_run)
 	lat_run_ok(&ls, "completion", SMALL_RUN, &r);
 	expect_result(&r, "completion", SMALL_RUN, 2);
 	/* The woken side sleeps: no block timing. */
-	EXPECT_FALSE(r.has[WSC_LAT_A_BLOCK_PS]);
+	EXPECT_FALSE(r.has[WSC_LAT_A_RESULT_BLOCK_PS]);
 
 	lat_ask(&ls, WSC_LAT_CMD_GET_HIST, NLM_F_DUMP, "completion", &s);
 	EXPECT_EQ(s.err, 0);
 	EXPECT_FALSE(s.bad_bucket);
-	EXPECT_EQ(s.bucket_total, r.val[WSC_LAT_A_COUNT]);
+	EXPECT_EQ(s.bucket_total, r.val[WSC_LAT_A_RESULT_COUNT]);
 
 	/* RESET forgets it. */
 	lat_ask(&ls, WSC_LAT_CMD_RESET, 0, "completion", &s);
@@ -697,10 +731,10 @@ static int helper_report(const char *what, const struct lat_reply *r)
 		return 1;
 	}
 	printf("%s: ok", what);
-	if (r->has[WSC_LAT_A_RUN_ID])
+	if (r->has[WSC_LAT_A_RESULT_RUN_ID])
 		printf(" run %llu, %llu samples",
-		       (unsigned long long)r->val[WSC_LAT_A_RUN_ID],
-		       (unsigned long long)r->val[WSC_LAT_A_COUNT]);
+		       (unsigned long long)r->val[WSC_LAT_A_RESULT_RUN_ID],
+		       (unsigned long long)r->val[WSC_LAT_A_RESULT_COUNT]);
 	printf("\n");
 	return 0;
 }

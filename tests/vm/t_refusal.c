@@ -62,15 +62,22 @@ static void install_filter_on(unsigned int nr, unsigned int action)
 	install_filter(f, sizeof(f) / sizeof(f[0]));
 }
 
-/* A raw submission of one getpid: its return, error index and result. */
+/*
+ * A raw submission of one getpid: its return, error index and result;
+ * the reasons it carries, and WSC_IOC_POLICY's, are @why.
+ */
 static void expect_refused(int fd, uint32_t why)
 {
 	struct wsc_entry ent[1] = { ENT0(SYS_getpid) };
 	struct wsc_result res[1] = { { .ret = 77 } };
-	uint32_t error_index = 0;
+	struct wsc_submit s = { .entries = (uintptr_t)ent,
+				.results = (uintptr_t)res, .count = 1,
+				.error_index = 0, .refused = 0 };
 
-	EXPECT_EQ(wsc_test_submit(fd, ent, res, 1, 0, &error_index), -EOPNOTSUPP);
-	EXPECT_EQ(error_index, WSC_NO_INDEX);
+	EXPECT_EQ(ioctl(fd, WSC_IOC_SUBMIT, &s), -1);
+	EXPECT_EQ(errno, EOPNOTSUPP);
+	EXPECT_EQ(s.error_index, WSC_NO_INDEX);
+	EXPECT_EQ(s.refused, why);
 	EXPECT_EQ(res[0].ret, 77);
 	EXPECT_EQ(policy_refused(fd), why);
 }

@@ -134,17 +134,17 @@ SOCKET_TEST(start_unknown_attribute_type)
 	need_no_such_pid();
 	trace_request(ts, WSC_LAT_CMD_TRACE_START, r,
 		      ATTR_U32(WSC_LAT_A_TRACE_PID, NO_SUCH_PID),
-		      ATTR_U32(WSC_LAT_A_MAX + 1, 1));
+		      ATTR_U32(WSC_LAT_A_TRACE_MAX + 1, 1));
 	EXPECT_ATTR_REFUSED(r, EINVAL, "Unknown attribute type");
 }
 
-/* Attributes of the family that START does not take. */
+/* Attributes of the trace set that START does not take. */
 SOCKET_TEST(start_unsupported_attribute)
 {
 	need_no_such_pid();
 	trace_request(ts, WSC_LAT_CMD_TRACE_START, r,
 		      ATTR_U32(WSC_LAT_A_TRACE_PID, NO_SUCH_PID),
-		      ATTR_STR(WSC_LAT_A_EXPERIMENT, "spinlock"));
+		      ATTR_U64(WSC_LAT_A_TRACE_ID, 1));
 	EXPECT_ATTR_REFUSED(r, EINVAL, "Unsupported attribute");
 
 	/* An output attribute is no input either. */
@@ -291,11 +291,11 @@ SOCKET_TEST(other_commands_take_only_a_number)
 		EXPECT_EQ(r->messages, 0);
 
 		trace_request(ts, cmd, r,
-			      ATTR_STR(WSC_LAT_A_EXPERIMENT, "mutex"));
+			      ATTR_STR(WSC_LAT_A_TRACE_CGROUP, "/"));
 		EXPECT_REFUSED(r, EINVAL, "Unsupported attribute");
 		EXPECT_FALSE(r->in_done);
 
-		trace_request(ts, cmd, r, ATTR_U32(WSC_LAT_A_MAX + 1, 0));
+		trace_request(ts, cmd, r, ATTR_U32(WSC_LAT_A_TRACE_MAX + 1, 0));
 		EXPECT_REFUSED(r, EINVAL, "Unknown attribute type");
 		EXPECT_FALSE(r->in_done);
 		EXPECT_EQ(r->messages, 0);

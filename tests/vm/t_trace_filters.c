@@ -235,22 +235,22 @@ TRACE_TEST(tasks_dump)
 	trace_cmd(&ts, WSC_LAT_CMD_TRACE_TASKS, &t);
 	ASSERT_OK(&t, "TASKS");
 	ASSERT_EQ(t.nr_tasks, 1);
-	EXPECT_EQ(t.tasks[0][WSC_LAT_A_TRACE_TID], child);
-	EXPECT_EQ(t.tasks[0][WSC_LAT_A_TRACE_TGID], child);
-	EXPECT_EQ(t.tasks[0][WSC_LAT_A_TRACE_PPID], getpid());
+	EXPECT_EQ(t.tasks[0][WSC_LAT_A_TASK_TID], child);
+	EXPECT_EQ(t.tasks[0][WSC_LAT_A_TASK_TGID], child);
+	EXPECT_EQ(t.tasks[0][WSC_LAT_A_TASK_PPID], getpid());
 	if (strcmp(t.comm[0], comm)) {
 		TH_LOG("TRACE_COMM \"%s\", not \"%s\"", t.comm[0], comm);
 		wsc_test_failed = 1;
 	}
 	/* Every call of the fetch is the one task's. */
-	EXPECT_EQ(t.tasks[0][WSC_LAT_A_TRACE_CALLS],
+	EXPECT_EQ(t.tasks[0][WSC_LAT_A_TASK_CALLS],
 		  GETPPID_CALLS + 2 * FAILS + 1);
-	EXPECT_EQ(t.tasks[0][WSC_LAT_A_ERRORS], 2 * FAILS);
-	EXPECT_EQ(t.tasks[0][WSC_LAT_A_TRACE_TOTAL_NS],
+	EXPECT_EQ(t.tasks[0][WSC_LAT_A_TASK_ERRORS], 2 * FAILS);
+	EXPECT_EQ(t.tasks[0][WSC_LAT_A_TASK_TOTAL_NS],
 		  f.rows[__NR_getppid].total_ns + f.rows[__NR_openat].total_ns +
 		  f.rows[__NR_exit_group].total_ns);
-	EXPECT_LE(t.tasks[0][WSC_LAT_A_TRACE_OFF_NS],
-		  t.tasks[0][WSC_LAT_A_TRACE_TOTAL_NS]);
+	EXPECT_LE(t.tasks[0][WSC_LAT_A_TASK_OFF_NS],
+		  t.tasks[0][WSC_LAT_A_TASK_TOTAL_NS]);
 }
 
 /* Every task of the machine, but the starter's process. */
@@ -286,13 +286,13 @@ TRACE_TEST(all_tasks)
 	EXPECT_GE(t.nr_tasks, 1);
 	for (i = 0; i < t.nr_tasks && i < MAX_TASKS; i++) {
 		/* The tracer does not count itself. */
-		EXPECT_NE(t.tasks[i][WSC_LAT_A_TRACE_TGID], getpid());
-		if (t.tasks[i][WSC_LAT_A_TRACE_TID] != (uint64_t)child)
+		EXPECT_NE(t.tasks[i][WSC_LAT_A_TASK_TGID], getpid());
+		if (t.tasks[i][WSC_LAT_A_TASK_TID] != (uint64_t)child)
 			continue;
 		found = true;
 		/* It joined at its first call: getppid, then exit_group. */
-		EXPECT_EQ(t.tasks[i][WSC_LAT_A_TRACE_CALLS], GETPPID_CALLS + 1);
-		EXPECT_EQ(t.tasks[i][WSC_LAT_A_TRACE_PPID], getpid());
+		EXPECT_EQ(t.tasks[i][WSC_LAT_A_TASK_CALLS], GETPPID_CALLS + 1);
+		EXPECT_EQ(t.tasks[i][WSC_LAT_A_TASK_PPID], getpid());
 	}
 	EXPECT_TRUE(found);
 }

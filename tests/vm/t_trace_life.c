@@ -135,7 +135,7 @@ static uint64_t trace_quiet_target(struct trace_sock *ts, struct target *tg)
 	trace_start_pid(ts, tg->pid, &r);
 	ASSERT_OK(&r, "START");
 	trace_status(ts, &r);
-	return r.val[WSC_LAT_A_RUN_ID];
+	return r.val[WSC_LAT_A_TRACE_ID];
 }
 
 TRACE_TEST(unprivileged)
@@ -155,7 +155,7 @@ TRACE_TEST(unprivileged)
 	/* The refused STOP and RESET changed nothing. */
 	trace_status(&ts, &r);
 	EXPECT_EQ(r.val[WSC_LAT_A_TRACE_STATE], WSC_TRACE_ACTIVE);
-	EXPECT_EQ(r.val[WSC_LAT_A_RUN_ID], run_id);
+	EXPECT_EQ(r.val[WSC_LAT_A_TRACE_ID], run_id);
 
 	trace_stop_and_reset(&ts);
 	target_kill(&tg);
@@ -186,7 +186,7 @@ TRACE_TEST(live_trace)
 	EXPECT_EQ(r.val[WSC_LAT_A_TRACE_LIVE], 1);
 	EXPECT_EQ(r.val[WSC_LAT_A_TRACE_TASKS], 1);
 	EXPECT_EQ(r.val[WSC_LAT_A_TRACE_UNMATCHED], 0);
-	run_id = r.val[WSC_LAT_A_RUN_ID];
+	run_id = r.val[WSC_LAT_A_TRACE_ID];
 
 	/* One active trace per socket, whatever the second one's target. */
 	trace_start_pid(&ts, getpid(), &r);
@@ -205,7 +205,7 @@ TRACE_TEST(live_trace)
 	/* The refusals left the trace alone. */
 	trace_status(&ts, &r);
 	EXPECT_EQ(r.val[WSC_LAT_A_TRACE_STATE], WSC_TRACE_ACTIVE);
-	EXPECT_EQ(r.val[WSC_LAT_A_RUN_ID], run_id);
+	EXPECT_EQ(r.val[WSC_LAT_A_TRACE_ID], run_id);
 
 	/* The child's calls, then its exit, which ends the trace. */
 	target_wake(&tg);
@@ -213,7 +213,7 @@ TRACE_TEST(live_trace)
 	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 	wait_for_end(&ts, &r);
 	expect_pid_status(&r, WSC_TRACE_ENDED, WSC_TRACE_END_EXITED, child);
-	EXPECT_EQ(r.val[WSC_LAT_A_RUN_ID], run_id);
+	EXPECT_EQ(r.val[WSC_LAT_A_TRACE_ID], run_id);
 	EXPECT_EQ(r.val[WSC_LAT_A_TRACE_LIVE], 0);
 	EXPECT_EQ(r.val[WSC_LAT_A_TRACE_TASKS], 1);
 	/* The read() it was blocked in when the trace began. */
@@ -270,7 +270,7 @@ TRACE_TEST(stop_active_trace)
 	EXPECT_EQ(r.err, 0);
 	trace_status(&ts, &r);
 	expect_pid_status(&r, WSC_TRACE_ENDED, WSC_TRACE_END_STOPPED, tg.pid);
-	EXPECT_EQ(r.val[WSC_LAT_A_RUN_ID], run_id);
+	EXPECT_EQ(r.val[WSC_LAT_A_TRACE_ID], run_id);
 	/* Its read() began before the trace: not a call in progress. */
 	EXPECT_EQ(r.val[WSC_LAT_A_TRACE_UNFINISHED], 0);
 
@@ -282,14 +282,14 @@ TRACE_TEST(stop_active_trace)
 	trace_cmd(&ts, WSC_LAT_CMD_TRACE_STOP, &r);
 	EXPECT_EQ(r.err, 0);
 	EXPECT_ENDED(&ts, &r, WSC_TRACE_END_STOPPED);
-	EXPECT_EQ(r.val[WSC_LAT_A_RUN_ID], run_id);
+	EXPECT_EQ(r.val[WSC_LAT_A_TRACE_ID], run_id);
 
 	/* An ended trace does not stand in the way of a new one. */
 	trace_start_pid(&ts, tg.pid, &r);
 	ASSERT_OK(&r, "second START");
 	trace_status(&ts, &r);
 	EXPECT_EQ(r.val[WSC_LAT_A_TRACE_STATE], WSC_TRACE_ACTIVE);
-	EXPECT_EQ(r.val[WSC_LAT_A_RUN_ID], run_id + 1);
+	EXPECT_EQ(r.val[WSC_LAT_A_TRACE_ID], run_id + 1);
 	trace_cmd(&ts, WSC_LAT_CMD_TRACE_STOP, &r);
 	EXPECT_EQ(r.err, 0);
 
@@ -323,7 +323,7 @@ TRACE_TEST(several_traces_at_once)
 		trace_open(&ts[i]);
 		trace_start_pid(&ts[i], tg[i / 2].pid, &r);
 		ASSERT_OK(&r, "START");
-		id[i] = r.val[WSC_LAT_A_RUN_ID];
+		id[i] = r.val[WSC_LAT_A_TRACE_ID];
 		EXPECT_GT(id[i], 0);
 	}
 	trace_open(&extra);
@@ -332,13 +332,13 @@ TRACE_TEST(several_traces_at_once)
 	/* Without a number each socket means its own trace... */
 	for (i = 0; i < WSC_TRACE_MAX; i++) {
 		trace_status(&ts[i], &r);
-		EXPECT_EQ(r.val[WSC_LAT_A_RUN_ID], id[i]);
+		EXPECT_EQ(r.val[WSC_LAT_A_TRACE_ID], id[i]);
 		EXPECT_EQ(r.val[WSC_LAT_A_TRACE_PID], tg[i / 2].pid);
 	}
 	/* ...and with one, any socket reads any trace. */
 	trace_by_number(&extra, WSC_LAT_CMD_TRACE_STATUS, id[3], &r);
 	ASSERT_OK(&r, "STATUS by number");
-	EXPECT_EQ(r.val[WSC_LAT_A_RUN_ID], id[3]);
+	EXPECT_EQ(r.val[WSC_LAT_A_TRACE_ID], id[3]);
 
 	for (i = 0; i < WSC_TRACE_MAX / 2; i++) {
 		target_wake(&tg[i]);
@@ -403,14 +403,14 @@ TRACE_TEST(another_sockets_trace)
 	trace_open(&mine);
 	trace_start_pid(&mine, tg.pid, &r);
 	ASSERT_OK(&r, "START");
-	id = r.val[WSC_LAT_A_RUN_ID];
+	id = r.val[WSC_LAT_A_TRACE_ID];
 
 	u = (struct as_user){ become_perfmon_only, perfmon_checks, id, tg.pid };
 	EXPECT_CHILD_PASSES(run_as_user, &u);
 
 	trace_status(&mine, &r);
 	EXPECT_EQ(r.val[WSC_LAT_A_TRACE_STATE], WSC_TRACE_ACTIVE);
-	EXPECT_EQ(r.val[WSC_LAT_A_RUN_ID], id);
+	EXPECT_EQ(r.val[WSC_LAT_A_TRACE_ID], id);
 	/* Root may end another's trace by its number. */
 	trace_open(&theirs);
 	trace_by_number(&theirs, WSC_LAT_CMD_TRACE_STOP, id, &r);

@@ -112,13 +112,13 @@ struct trace_reply {
 	int messages;
 	int cmd;
 	int nattrs;
-	bool has[WSC_LAT_A_MAX + 1];
-	uint64_t val[WSC_LAT_A_MAX + 1];
+	bool has[WSC_LAT_A_TRACE_MAX + 1];
+	uint64_t val[WSC_LAT_A_TRACE_MAX + 1];
 	char cgroup[WSC_TRACE_CGROUP_MAX + 1];
 	struct trace_row rows[NR_MAX];
 	long last_nr;
 	char fault[160];
-	uint64_t tasks[MAX_TASKS][WSC_LAT_A_MAX + 1];
+	uint64_t tasks[MAX_TASKS][WSC_LAT_A_TRACE_MAX + 1];
 	char comm[MAX_TASKS][16];
 	int nr_tasks;
 };
@@ -153,22 +153,22 @@ static inline void fetch_fault(struct trace_reply *r, const char *fmt, ...)
 static inline void fetch_bucket(struct trace_reply *r, long nr,
 				struct nlattr *nest)
 {
-	struct nlattr *tb[WSC_LAT_BUCKET_MAX + 1];
+	struct nlattr *tb[WSC_LAT_A_BUCKET_MAX + 1];
 	struct trace_row *row = &r->rows[nr];
 	uint64_t low, high, count;
 
-	if (nla_parse_nested(tb, WSC_LAT_BUCKET_MAX, nest, NULL) < 0 ||
-	    !tb[WSC_LAT_BUCKET_LOW_NS] || !tb[WSC_LAT_BUCKET_HIGH_NS] ||
-	    !tb[WSC_LAT_BUCKET_COUNT]) {
+	if (nla_parse_nested(tb, WSC_LAT_A_BUCKET_MAX, nest, NULL) < 0 ||
+	    !tb[WSC_LAT_A_BUCKET_LOW_NS] || !tb[WSC_LAT_A_BUCKET_HIGH_NS] ||
+	    !tb[WSC_LAT_A_BUCKET_COUNT]) {
 		fetch_fault(r, "call %ld: a bucket lacks an attribute", nr);
 		return;
 	}
 	/* Every CPU merged: a CPU attribute would say otherwise. */
-	if (tb[WSC_LAT_BUCKET_CPU])
+	if (tb[WSC_LAT_A_BUCKET_CPU])
 		fetch_fault(r, "call %ld: a bucket has a CPU", nr);
-	low = nla_get_u64(tb[WSC_LAT_BUCKET_LOW_NS]);
-	high = nla_get_u64(tb[WSC_LAT_BUCKET_HIGH_NS]);
-	count = nla_get_u64(tb[WSC_LAT_BUCKET_COUNT]);
+	low = nla_get_u64(tb[WSC_LAT_A_BUCKET_LOW_NS]);
+	high = nla_get_u64(tb[WSC_LAT_A_BUCKET_HIGH_NS]);
+	count = nla_get_u64(tb[WSC_LAT_A_BUCKET_COUNT]);
 	if (low > high)
 		fetch_fault(r, "call %ld: bucket LOW_NS %llu > HIGH_NS %llu",
 			    nr, (unsigned long long)low,
@@ -188,8 +188,8 @@ static inline void fetch_bucket(struct trace_reply *r, long nr,
 
 /* The sums of a call's first message, in the order of trace_row.sums. */
 static const int row_sums[] = {
-	WSC_LAT_A_TRACE_CALLS, WSC_LAT_A_ERRORS, WSC_LAT_A_TRACE_TOTAL_NS,
-	WSC_LAT_A_TRACE_MAX_NS, WSC_LAT_A_TRACE_OFF_NS, WSC_LAT_A_TRACE_WRAPPED,
+	WSC_LAT_A_CALL_COUNT, WSC_LAT_A_CALL_ERRORS, WSC_LAT_A_CALL_TOTAL_NS,
+	WSC_LAT_A_CALL_MAX_NS, WSC_LAT_A_CALL_OFF_NS, WSC_LAT_A_CALL_WRAPPED,
 };
 #define SUM_ALL		((1u << ARRAY_SIZE(row_sums)) - 1)
 
@@ -211,27 +211,27 @@ static inline unsigned int fetch_sum(struct trace_row *row,
 static inline void fetch_errno(struct trace_reply *r, long nr,
 			       struct nlattr *nest)
 {
-	struct nlattr *tb[WSC_LAT_ERRNO_MAX + 1];
+	struct nlattr *tb[WSC_LAT_A_ERRNO_MAX + 1];
 	struct trace_row *row = &r->rows[nr];
 	uint32_t err;
 
-	if (nla_parse_nested(tb, WSC_LAT_ERRNO_MAX, nest, NULL) < 0 ||
-	    !tb[WSC_LAT_ERRNO_VALUE] || !tb[WSC_LAT_ERRNO_COUNT]) {
+	if (nla_parse_nested(tb, WSC_LAT_A_ERRNO_MAX, nest, NULL) < 0 ||
+	    !tb[WSC_LAT_A_ERRNO_VALUE] || !tb[WSC_LAT_A_ERRNO_COUNT]) {
 		fetch_fault(r, "call %ld: an errno count lacks an attribute", nr);
 		return;
 	}
-	err = nla_get_u32(tb[WSC_LAT_ERRNO_VALUE]);
+	err = nla_get_u32(tb[WSC_LAT_A_ERRNO_VALUE]);
 	if (!err || err > WSC_TRACE_ERRNO_MAX)
 		fetch_fault(r, "call %ld: errno %u out of range", nr, err);
-	if (!nla_get_u64(tb[WSC_LAT_ERRNO_COUNT]))
+	if (!nla_get_u64(tb[WSC_LAT_A_ERRNO_COUNT]))
 		fetch_fault(r, "call %ld: errno %u counted 0 times", nr, err);
 	if (row->errnos < MAX_ERRNOS) {
 		row->errno_val[row->errnos] = err;
 		row->errno_count[row->errnos] =
-			nla_get_u64(tb[WSC_LAT_ERRNO_COUNT]);
+			nla_get_u64(tb[WSC_LAT_A_ERRNO_COUNT]);
 	}
 	row->errnos++;
-	row->errno_calls += nla_get_u64(tb[WSC_LAT_ERRNO_COUNT]);
+	row->errno_calls += nla_get_u64(tb[WSC_LAT_A_ERRNO_COUNT]);
 }
 
 /*
@@ -252,7 +252,7 @@ static inline void fetch_message(struct trace_reply *r, struct nlmsghdr *nlh)
 
 	nlmsg_for_each_attr(nla, nlh, GENL_HDRLEN, rem) {
 		type = nla_type(nla);
-		if (type == WSC_LAT_A_TRACE_NR) {
+		if (type == WSC_LAT_A_CALL_NR) {
 			if (row) {
 				fetch_fault(r, "two TRACE_NR in one message");
 				return;
@@ -287,16 +287,16 @@ static inline void fetch_message(struct trace_reply *r, struct nlmsghdr *nlh)
 			continue;
 		}
 		switch (type) {
-		case WSC_LAT_A_TRACE_ERRNO_COUNT:
+		case WSC_LAT_A_CALL_ERRNO:
 			if (!first)
 				fetch_fault(r, "call %ld: errnos in a later message",
 					    nr);
 			fetch_errno(r, nr, nla);
 			continue;
-		case WSC_LAT_A_BUCKET:
+		case WSC_LAT_A_CALL_BUCKET:
 			fetch_bucket(r, nr, nla);
 			continue;
-		case WSC_LAT_A_PAD:
+		case WSC_LAT_A_CALL_PAD:
 			continue;
 		default:
 			fetch_fault(r, "call %ld: unexpected attribute %d",
@@ -332,10 +332,12 @@ static inline int on_valid(struct nl_msg *msg, void *arg)
 	nlmsg_for_each_attr(nla, nlh, GENL_HDRLEN, rem) {
 		type = nla_type(nla);
 		r->nattrs++;
-		if (type <= 0 || type > WSC_LAT_A_MAX)
+		if (type <= 0 || type > WSC_LAT_A_TRACE_MAX)
 			continue;
 		r->has[type] = true;
-		if (type == WSC_LAT_A_TRACE_CGROUP)
+		/* A status is of the trace set, a task's record of its own. */
+		if (type == WSC_LAT_A_TRACE_CGROUP &&
+		    gnlh->cmd == WSC_LAT_CMD_TRACE_STATUS)
 			snprintf(r->cgroup, sizeof(r->cgroup), "%.*s",
 				 nla_len(nla), (char *)nla_data(nla));
 		else if (nla_len(nla) == sizeof(uint32_t))
@@ -349,7 +351,7 @@ static inline int on_valid(struct nl_msg *msg, void *arg)
 		if (r->nr_tasks < MAX_TASKS) {
 			memcpy(r->tasks[r->nr_tasks], r->val, sizeof(r->val));
 			nla = nlmsg_find_attr(nlh, GENL_HDRLEN,
-					      WSC_LAT_A_TRACE_COMM);
+					      WSC_LAT_A_TASK_COMM);
 			if (nla)
 				snprintf(r->comm[r->nr_tasks], 16, "%.*s",
 					 nla_len(nla), (char *)nla_data(nla));
@@ -408,7 +410,7 @@ static inline void trace_start_cgroup(struct trace_sock *ts, const char *path,
 static inline void trace_by_number(struct trace_sock *ts, uint8_t cmd,
 				   uint64_t id, struct trace_reply *r)
 {
-	trace_request(ts, cmd, r, ATTR_U64(WSC_LAT_A_RUN_ID, id));
+	trace_request(ts, cmd, r, ATTR_U64(WSC_LAT_A_TRACE_ID, id));
 }
 
 /* STATUS, which must answer with exactly one status message. */
@@ -442,8 +444,8 @@ static inline void expect_idle(struct trace_sock *ts)
 
 /* The attributes of every status message but an idle one's. */
 static const int status_attrs[] = {
-	WSC_LAT_A_TRACE_STATE, WSC_LAT_A_RUN_ID, WSC_LAT_A_TRACE_END,
-	WSC_LAT_A_DURATION_NS, WSC_LAT_A_TRACE_TASKS, WSC_LAT_A_TRACE_LIVE,
+	WSC_LAT_A_TRACE_STATE, WSC_LAT_A_TRACE_ID, WSC_LAT_A_TRACE_END,
+	WSC_LAT_A_TRACE_DURATION_NS, WSC_LAT_A_TRACE_TASKS, WSC_LAT_A_TRACE_LIVE,
 	WSC_LAT_A_TRACE_TASK_SLOTS, WSC_LAT_A_TRACE_HIST_SLOTS,
 	WSC_LAT_A_TRACE_LOST_TASKS, WSC_LAT_A_TRACE_LOST_CALLS,
 	WSC_LAT_A_TRACE_LOST_EXITS, WSC_LAT_A_TRACE_LOST_HIST,
@@ -472,7 +474,7 @@ static inline void expect_pid_status(const struct trace_reply *r,
 	EXPECT_TRUE(r->has[WSC_LAT_A_TRACE_PID]);
 	EXPECT_FALSE(r->has[WSC_LAT_A_TRACE_CGROUP]);
 	EXPECT_EQ(r->val[WSC_LAT_A_TRACE_PID], pid);
-	EXPECT_GT(r->val[WSC_LAT_A_RUN_ID], 0);
+	EXPECT_GT(r->val[WSC_LAT_A_TRACE_ID], 0);
 	EXPECT_EQ(r->val[WSC_LAT_A_TRACE_TASK_SLOTS], 16384);
 	EXPECT_GE(r->val[WSC_LAT_A_TRACE_HIST_SLOTS], 1);
 	EXPECT_EQ(r->val[WSC_LAT_A_TRACE_LOST_TASKS], 0);
@@ -512,10 +514,10 @@ static inline uint64_t trace_force_idle(void)
 	/* Another socket's trace: root ends it by its number. */
 	while (r.val[WSC_LAT_A_TRACE_STATE] != WSC_TRACE_IDLE) {
 		trace_by_number(&ts, WSC_LAT_CMD_TRACE_STOP,
-				r.val[WSC_LAT_A_RUN_ID], &r);
+				r.val[WSC_LAT_A_TRACE_ID], &r);
 		trace_status(&ts, &r);
 		trace_by_number(&ts, WSC_LAT_CMD_TRACE_RESET,
-				r.val[WSC_LAT_A_RUN_ID], &r);
+				r.val[WSC_LAT_A_TRACE_ID], &r);
 		if (r.err) {
 			TH_LOG("cleanup: RESET: %d \"%s\"", r.err, r.msg);
 			ASSERT_EQ(r.err, 0);

@@ -67,15 +67,21 @@ static void wsc_batch_check_policy(struct wsc_batch *b)
  * and run the next submissions plain without asking it, 1, 2, 4 ... up to
  * WSC_BACKOFF_MAX of them, so that a refused process pays one refused
  * ioctl per many batches.  A tracer or audit may go; a seccomp
- * filter may not.
+ * filter may not.  The refusal carries its reasons (wsc_submit.refused);
+ * only a module older than wsc 1.0 leaves them out, and is asked with
+ * WSC_IOC_POLICY.
  */
 static void wsc_batch_note_refusal(struct wsc_batch *b)
 {
 	struct wsc_policy p;
 
-	b->refused = WSC_REFUSED_ALL;
-	if (wsc_device_policy(b->fd, &p) == 0 && p.refused)
-		b->refused = p.refused;
+	b->refused = b->refusal_given;
+	b->refusal_given = 0;
+	if (!b->refused) {
+		b->refused = WSC_REFUSED_ALL;
+		if (wsc_device_policy(b->fd, &p) == 0 && p.refused)
+			b->refused = p.refused;
+	}
 	if (b->refused & WSC_REFUSED_SECCOMP) {
 		b->native_skip = WSC_NATIVE_NEVER;
 		return;

@@ -55,7 +55,7 @@ int wsc_run_ioctl(void *ctx, const struct wsc_entry *ent,
 		  struct wsc_result *res, uint32_t count, uint32_t flags,
 		  uint32_t *error_index)
 {
-	const struct wsc_batch *b = ctx;
+	struct wsc_batch *b = ctx;
 	struct wsc_submit s = {
 		.entries	= (uintptr_t)ent,
 		.results	= (uintptr_t)res,
@@ -67,8 +67,12 @@ int wsc_run_ioctl(void *ctx, const struct wsc_entry *ent,
 
 	ret = ioctl(b->fd, WSC_IOC_SUBMIT, &s);
 	if (ret < 0) {
+		ret = -errno;
 		*error_index = s.error_index;
-		return -errno;
+		/* The reasons come with a refusal (0 from a module before 1.0). */
+		if (ret == -EOPNOTSUPP)
+			b->refusal_given = s.refused;
+		return ret;
 	}
 	return ret;
 }

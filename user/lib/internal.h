@@ -43,6 +43,8 @@ struct wsc_batch {
 	unsigned long kernel_entries;
 	unsigned long conventional_calls;	/* entries run as plain calls */
 	unsigned int refused;	/* enum wsc_refusal of the last refusal */
+	unsigned int refusal_given;	/* what the module's last refusal said
+					 * (wsc_submit.refused), 0: nothing */
 	unsigned int native_skip;	/* submissions to run plain before the
 					   module is asked again */
 	unsigned int backoff;	/* the next native_skip after a refusal */

@@ -87,7 +87,7 @@ static struct nl_msg *lab_msg_exp(struct wsc_lat *lat, uint8_t cmd, int flags,
 	struct nl_msg *msg = wsc_nl_msg(&lat->nl, cmd, flags);
 
 	if (msg && experiment &&
-	    nla_put_string(msg, WSC_LAT_A_EXPERIMENT, experiment) < 0) {
+	    nla_put_string(msg, WSC_LAT_A_EXPERIMENT_NAME, experiment) < 0) {
 		nlmsg_free(msg);
 		return NULL;
 	}
@@ -99,23 +99,23 @@ static const struct {
 	unsigned int attr;
 	size_t offset;
 } lab_sum_attrs[] = {
-	{ WSC_LAT_A_COUNT,	offsetof(struct wsc_summary, count) },
-	{ WSC_LAT_A_MEAN_PS,	offsetof(struct wsc_summary, mean_ps) },
-	{ WSC_LAT_A_MEDIAN_PS,	offsetof(struct wsc_summary, median_ps) },
-	{ WSC_LAT_A_STDDEV_PS,	offsetof(struct wsc_summary, stddev_ps) },
-	{ WSC_LAT_A_MIN_PS,	offsetof(struct wsc_summary, min_ps) },
-	{ WSC_LAT_A_MAX_PS,	offsetof(struct wsc_summary, max_ps) },
-	{ WSC_LAT_A_CI95_LO_PS,	offsetof(struct wsc_summary, ci95_lo_ps) },
-	{ WSC_LAT_A_CI95_HI_PS,	offsetof(struct wsc_summary, ci95_hi_ps) },
-	{ WSC_LAT_A_P50_PS,	offsetof(struct wsc_summary, p50_ps) },
-	{ WSC_LAT_A_P95_PS,	offsetof(struct wsc_summary, p95_ps) },
-	{ WSC_LAT_A_P99_PS,	offsetof(struct wsc_summary, p99_ps) },
+	{ WSC_LAT_A_RESULT_COUNT,	offsetof(struct wsc_summary, count) },
+	{ WSC_LAT_A_RESULT_MEAN_PS,	offsetof(struct wsc_summary, mean_ps) },
+	{ WSC_LAT_A_RESULT_MEDIAN_PS,	offsetof(struct wsc_summary, median_ps) },
+	{ WSC_LAT_A_RESULT_STDDEV_PS,	offsetof(struct wsc_summary, stddev_ps) },
+	{ WSC_LAT_A_RESULT_MIN_PS,	offsetof(struct wsc_summary, min_ps) },
+	{ WSC_LAT_A_RESULT_MAX_PS,	offsetof(struct wsc_summary, max_ps) },
+	{ WSC_LAT_A_RESULT_CI95_LO_PS,	offsetof(struct wsc_summary, ci95_lo_ps) },
+	{ WSC_LAT_A_RESULT_CI95_HI_PS,	offsetof(struct wsc_summary, ci95_hi_ps) },
+	{ WSC_LAT_A_RESULT_P50_PS,	offsetof(struct wsc_summary, p50_ps) },
+	{ WSC_LAT_A_RESULT_P95_PS,	offsetof(struct wsc_summary, p95_ps) },
+	{ WSC_LAT_A_RESULT_P99_PS,	offsetof(struct wsc_summary, p99_ps) },
 };
 
 static const unsigned int lab_required[] = {
-	WSC_LAT_A_EXPERIMENT, WSC_LAT_A_ITERATIONS, WSC_LAT_A_ERRORS,
-	WSC_LAT_A_WARMUP, WSC_LAT_A_TIMER_PS, WSC_LAT_A_RUN_ID,
-	WSC_LAT_A_DURATION_NS,
+	WSC_LAT_A_RESULT_EXPERIMENT, WSC_LAT_A_RESULT_ITERATIONS, WSC_LAT_A_RESULT_ERRORS,
+	WSC_LAT_A_RESULT_WARMUP, WSC_LAT_A_RESULT_TIMER_PS, WSC_LAT_A_RESULT_RUN_ID,
+	WSC_LAT_A_RESULT_DURATION_NS,
 };
 
 static int lab_parse_result(struct wsc_nl_req *req, struct nlattr **tb,
@@ -141,25 +141,25 @@ static int lab_parse_result(struct wsc_nl_req *req, struct nlattr **tb,
 					       lab_sum_attrs[i].attr);
 
 	memset(st, 0, sizeof(*st));
-	nla_strlcpy(st->experiment, tb[WSC_LAT_A_EXPERIMENT],
+	nla_strlcpy(st->experiment, tb[WSC_LAT_A_RESULT_EXPERIMENT],
 		    sizeof(st->experiment));
-	st->iterations = nla_get_u32(tb[WSC_LAT_A_ITERATIONS]);
-	st->warmup = nla_get_u32(tb[WSC_LAT_A_WARMUP]);
-	st->errors = nla_get_u64(tb[WSC_LAT_A_ERRORS]);
-	st->timer_ps = nla_get_u64(tb[WSC_LAT_A_TIMER_PS]);
-	st->run_id = nla_get_u64(tb[WSC_LAT_A_RUN_ID]);
-	st->duration_ns = nla_get_u64(tb[WSC_LAT_A_DURATION_NS]);
-	if (tb[WSC_LAT_A_BLOCK_PS])
-		st->block_ps = nla_get_u64(tb[WSC_LAT_A_BLOCK_PS]);
-	if (tb[WSC_LAT_A_BLOCK_OPS])
-		st->block_ops = nla_get_u32(tb[WSC_LAT_A_BLOCK_OPS]);
+	st->iterations = nla_get_u32(tb[WSC_LAT_A_RESULT_ITERATIONS]);
+	st->warmup = nla_get_u32(tb[WSC_LAT_A_RESULT_WARMUP]);
+	st->errors = nla_get_u64(tb[WSC_LAT_A_RESULT_ERRORS]);
+	st->timer_ps = nla_get_u64(tb[WSC_LAT_A_RESULT_TIMER_PS]);
+	st->run_id = nla_get_u64(tb[WSC_LAT_A_RESULT_RUN_ID]);
+	st->duration_ns = nla_get_u64(tb[WSC_LAT_A_RESULT_DURATION_NS]);
+	if (tb[WSC_LAT_A_RESULT_BLOCK_PS])
+		st->block_ps = nla_get_u64(tb[WSC_LAT_A_RESULT_BLOCK_PS]);
+	if (tb[WSC_LAT_A_RESULT_BLOCK_OPS])
+		st->block_ops = nla_get_u32(tb[WSC_LAT_A_RESULT_BLOCK_OPS]);
 	for (i = 0; i < sizeof(lab_sum_attrs) / sizeof(lab_sum_attrs[0]); i++)
 		*(__u64 *)((char *)&st->sum + lab_sum_attrs[i].offset) =
 			nla_get_u64(tb[lab_sum_attrs[i].attr]);
 
 	/* CPU repeats, one per role, in role order: nla_parse kept the last. */
 	nla_for_each_attr(pos, wsc_nl_attrs(nlh), wsc_nl_attrs_len(nlh), rem) {
-		if (nla_type(pos) != WSC_LAT_A_CPU)
+		if (nla_type(pos) != WSC_LAT_A_RESULT_CPU)
 			continue;
 		if (st->nr_cpus == WSC_LAT_MAX_ROLES)
 			return wsc_nl_req_fail(req, -EBADMSG,
@@ -179,6 +179,7 @@ static int lab_result_request(struct wsc_lat *lat, struct nl_msg *msg,
 	struct lab_req lr = { .stats = out };
 	struct wsc_nl_req req = {
 		.nl = &lat->nl, .parse = lab_parse_result, .priv = &lr,
+		WSC_NL_ANSWER(wsc_nl_result_policy),
 	};
 	int ret;
 
@@ -207,10 +208,10 @@ int wsc_lat_run(struct wsc_lat *lat, const char *experiment,
 	msg = lab_msg_exp(lat, WSC_LAT_CMD_RUN, 0, experiment);
 	if (!msg)
 		return -ENOMEM;
-	if (iterations && nla_put_u32(msg, WSC_LAT_A_ITERATIONS, iterations) < 0)
+	if (iterations && nla_put_u32(msg, WSC_LAT_A_EXPERIMENT_ITERATIONS, iterations) < 0)
 		goto free_msg;
 	for (i = 0; i < nr_cpus; i++)
-		if (nla_put_u32(msg, WSC_LAT_A_CPU, cpus[i]) < 0)
+		if (nla_put_u32(msg, WSC_LAT_A_EXPERIMENT_CPU, cpus[i]) < 0)
 			goto free_msg;
 	return lab_result_request(lat, msg, out);
 
@@ -245,17 +246,17 @@ static int lab_parse_samples(struct wsc_nl_req *req, struct nlattr **tb,
 	uint64_t first;
 	int rem, ret;
 
-	if (!tb[WSC_LAT_A_FIRST_INDEX])
+	if (!tb[WSC_LAT_A_RESULT_FIRST_INDEX])
 		return wsc_nl_req_fail(req, -EBADMSG,
 				       "samples message without FIRST_INDEX");
-	first = nla_get_u64(tb[WSC_LAT_A_FIRST_INDEX]);
+	first = nla_get_u64(tb[WSC_LAT_A_RESULT_FIRST_INDEX]);
 	if (first != lr->next)
 		return wsc_nl_req_fail(req, -EPROTO,
 				       "samples lost: expected index %llu, the message starts at %llu",
 				       (unsigned long long)lr->next,
 				       (unsigned long long)first);
 	nla_for_each_attr(pos, wsc_nl_attrs(nlh), wsc_nl_attrs_len(nlh), rem) {
-		if (nla_type(pos) != WSC_LAT_A_SAMPLE)
+		if (nla_type(pos) != WSC_LAT_A_RESULT_SAMPLE)
 			continue;
 		ret = lr->sample_fn(lr->ctx, lr->next, nla_get_u64(pos));
 		if (ret)
@@ -292,7 +293,8 @@ int wsc_lat_samples(struct wsc_lat *lat, const char *experiment,
 		    void *ctx)
 {
 	struct lab_req lr = { .sample_fn = fn, .ctx = ctx };
-	struct wsc_nl_req req = { .parse = lab_parse_samples, .priv = &lr };
+	struct wsc_nl_req req = { .parse = lab_parse_samples, .priv = &lr,
+				  WSC_NL_ANSWER(wsc_nl_result_policy) };
 
 	if (!fn)
 		return -EINVAL;
@@ -304,36 +306,36 @@ static int lab_parse_hist(struct wsc_nl_req *req, struct nlattr **tb,
 			  struct nlmsghdr *nlh)
 {
 	struct lab_req *lr = req->priv;
-	struct nlattr *btb[WSC_LAT_BUCKET_MAX + 1], *pos;
+	struct nlattr *btb[WSC_LAT_A_BUCKET_MAX + 1], *pos;
 	int rem, ret;
 
 	(void)tb;
 	nla_for_each_attr(pos, wsc_nl_attrs(nlh), wsc_nl_attrs_len(nlh), rem) {
 		uint64_t low, high;
 
-		if (nla_type(pos) != WSC_LAT_A_BUCKET)
+		if (nla_type(pos) != WSC_LAT_A_RESULT_BUCKET)
 			continue;
-		ret = nla_parse_nested(btb, WSC_LAT_BUCKET_MAX, pos,
+		ret = nla_parse_nested(btb, WSC_LAT_A_BUCKET_MAX, pos,
 				       wsc_nl_bucket_policy);
 		if (ret < 0)
 			return wsc_nl_req_fail(req, -EBADMSG,
 					       "malformed bucket (%s)",
 					       nl_geterror(ret));
-		if (!btb[WSC_LAT_BUCKET_CPU] || !btb[WSC_LAT_BUCKET_LOW_NS] ||
-		    !btb[WSC_LAT_BUCKET_HIGH_NS] || !btb[WSC_LAT_BUCKET_COUNT])
+		if (!btb[WSC_LAT_A_BUCKET_CPU] || !btb[WSC_LAT_A_BUCKET_LOW_NS] ||
+		    !btb[WSC_LAT_A_BUCKET_HIGH_NS] || !btb[WSC_LAT_A_BUCKET_COUNT])
 			return wsc_nl_req_fail(req, -EBADMSG,
 					       "bucket without CPU, LOW_NS, HIGH_NS or COUNT");
-		low = nla_get_u64(btb[WSC_LAT_BUCKET_LOW_NS]);
-		high = nla_get_u64(btb[WSC_LAT_BUCKET_HIGH_NS]);
+		low = nla_get_u64(btb[WSC_LAT_A_BUCKET_LOW_NS]);
+		high = nla_get_u64(btb[WSC_LAT_A_BUCKET_HIGH_NS]);
 		if (low > high)
 			return wsc_nl_req_fail(req, -EBADMSG,
 					       "bucket [%llu, %llu] is empty",
 					       (unsigned long long)low,
 					       (unsigned long long)high);
 		ret = lr->bucket_fn(lr->ctx,
-				     nla_get_u32(btb[WSC_LAT_BUCKET_CPU]),
+				     nla_get_u32(btb[WSC_LAT_A_BUCKET_CPU]),
 				     low, high,
-				     nla_get_u64(btb[WSC_LAT_BUCKET_COUNT]));
+				     nla_get_u64(btb[WSC_LAT_A_BUCKET_COUNT]));
 		if (ret)
 			return wsc_nl_req_fail(req, ret < 0 ? ret : -ECANCELED, NULL);
 		lr->next++;
@@ -347,7 +349,8 @@ int wsc_lat_hist(struct wsc_lat *lat, const char *experiment,
 		 void *ctx)
 {
 	struct lab_req lr = { .bucket_fn = fn, .ctx = ctx };
-	struct wsc_nl_req req = { .parse = lab_parse_hist, .priv = &lr };
+	struct wsc_nl_req req = { .parse = lab_parse_hist, .priv = &lr,
+				  WSC_NL_ANSWER(wsc_nl_result_policy) };
 
 	if (!fn)
 		return -EINVAL;

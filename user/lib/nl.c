@@ -19,6 +19,7 @@
 #include <sys/socket.h>
 #include <linux/netlink.h>
 #include <netlink/genl/ctrl.h>
+#include <netlink/genl/family.h>
 #include <netlink/genl/genl.h>
 #include <netlink/netlink.h>
 
@@ -33,81 +34,106 @@
 #define U64_ATTR	{ .type = NLA_U64, .minlen = 8, .maxlen = 8 }
 
 /*
- * Every attribute of the family, for parsing the kernel's messages: the
- * lab's and the trace's share one attribute space.
+ * The attribute sets of the kernel's answers, one per object
+ * (Documentation/netlink/syscall_lat.yaml).  An attribute past the end of
+ * a set is one a newer module added: nla_parse() skips it, as the ABI
+ * asks of a client (Documentation/abi.md).
  */
-static struct nla_policy wsc_nl_policy[WSC_LAT_A_MAX + 1] = {
-	[WSC_LAT_A_EXPERIMENT]	= { .type = NLA_STRING,
-				    .maxlen = WSC_LAT_NAME_MAX + 1 },
-	[WSC_LAT_A_ITERATIONS]	= U32_ATTR,
-	[WSC_LAT_A_CPU]		= U32_ATTR,
-	[WSC_LAT_A_COUNT]	= U64_ATTR,
-	[WSC_LAT_A_ERRORS]	= U64_ATTR,
-	[WSC_LAT_A_WARMUP]	= U32_ATTR,
-	[WSC_LAT_A_MEAN_PS]	= U64_ATTR,
-	[WSC_LAT_A_MEDIAN_PS]	= U64_ATTR,
-	[WSC_LAT_A_STDDEV_PS]	= U64_ATTR,
-	[WSC_LAT_A_MIN_PS]	= U64_ATTR,
-	[WSC_LAT_A_MAX_PS]	= U64_ATTR,
-	[WSC_LAT_A_CI95_LO_PS]	= U64_ATTR,
-	[WSC_LAT_A_CI95_HI_PS]	= U64_ATTR,
-	[WSC_LAT_A_P50_PS]	= U64_ATTR,
-	[WSC_LAT_A_P95_PS]	= U64_ATTR,
-	[WSC_LAT_A_P99_PS]	= U64_ATTR,
-	[WSC_LAT_A_TIMER_PS]	= U64_ATTR,
-	[WSC_LAT_A_BLOCK_PS]	= U64_ATTR,
-	[WSC_LAT_A_BLOCK_OPS]	= U32_ATTR,
-	[WSC_LAT_A_RUN_ID]	= U64_ATTR,
-	[WSC_LAT_A_DURATION_NS]	= U64_ATTR,
-	[WSC_LAT_A_FIRST_INDEX]	= U64_ATTR,
-	[WSC_LAT_A_SAMPLE]	= U64_ATTR,
-	[WSC_LAT_A_BUCKET]	= { .type = NLA_NESTED },
-	[WSC_LAT_A_TRACE_PID]	= U32_ATTR,
-	[WSC_LAT_A_TRACE_CGROUP] = { .type = NLA_STRING,
-				     .maxlen = WSC_TRACE_CGROUP_MAX + 1 },
-	[WSC_LAT_A_TRACE_STATE]	= U32_ATTR,
-	[WSC_LAT_A_TRACE_END]	= U32_ATTR,
-	[WSC_LAT_A_TRACE_TASKS]	= U64_ATTR,
-	[WSC_LAT_A_TRACE_LIVE]	= U32_ATTR,
-	[WSC_LAT_A_TRACE_TASK_SLOTS] = U32_ATTR,
-	[WSC_LAT_A_TRACE_HIST_SLOTS] = U32_ATTR,
-	[WSC_LAT_A_TRACE_LOST_TASKS] = U64_ATTR,
-	[WSC_LAT_A_TRACE_LOST_CALLS] = U64_ATTR,
-	[WSC_LAT_A_TRACE_LOST_EXITS] = U64_ATTR,
-	[WSC_LAT_A_TRACE_LOST_HIST] = U64_ATTR,
-	[WSC_LAT_A_TRACE_FOREIGN] = U64_ATTR,
-	[WSC_LAT_A_TRACE_UNMATCHED] = U64_ATTR,
-	[WSC_LAT_A_TRACE_UNFINISHED] = U64_ATTR,
-	[WSC_LAT_A_TRACE_NR]	= U32_ATTR,
-	[WSC_LAT_A_TRACE_CALLS]	= U64_ATTR,
-	[WSC_LAT_A_TRACE_TOTAL_NS] = U64_ATTR,
-	[WSC_LAT_A_TRACE_MAX_NS] = U64_ATTR,
-	[WSC_LAT_A_TRACE_ALL]	= { .type = NLA_FLAG },
-	[WSC_LAT_A_TRACE_FAILED] = { .type = NLA_FLAG },
-	[WSC_LAT_A_TRACE_ERRNO]	= U32_ATTR,
-	[WSC_LAT_A_TRACE_OFF_NS] = U64_ATTR,
-	[WSC_LAT_A_TRACE_ERRNO_COUNT] = { .type = NLA_NESTED },
-	[WSC_LAT_A_TRACE_FILTERED] = U64_ATTR,
-	[WSC_LAT_A_TRACE_LOST_ERRNOS] = U64_ATTR,
-	[WSC_LAT_A_TRACE_LOST_RECORDS] = U64_ATTR,
-	[WSC_LAT_A_TRACE_TID]	= U32_ATTR,
-	[WSC_LAT_A_TRACE_TGID]	= U32_ATTR,
-	[WSC_LAT_A_TRACE_WRAPPED] = U64_ATTR,
-	[WSC_LAT_A_TRACE_PPID]	= U32_ATTR,
-	[WSC_LAT_A_TRACE_COMM]	= { .type = NLA_STRING, .maxlen = 16 },
+struct nla_policy wsc_nl_result_policy[WSC_LAT_A_RESULT_MAX + 1] = {
+	[WSC_LAT_A_RESULT_EXPERIMENT]	= { .type = NLA_STRING,
+					    .maxlen = WSC_LAT_NAME_MAX + 1 },
+	[WSC_LAT_A_RESULT_ITERATIONS]	= U32_ATTR,
+	[WSC_LAT_A_RESULT_CPU]		= U32_ATTR,
+	[WSC_LAT_A_RESULT_COUNT]	= U64_ATTR,
+	[WSC_LAT_A_RESULT_ERRORS]	= U64_ATTR,
+	[WSC_LAT_A_RESULT_WARMUP]	= U32_ATTR,
+	[WSC_LAT_A_RESULT_MEAN_PS]	= U64_ATTR,
+	[WSC_LAT_A_RESULT_MEDIAN_PS]	= U64_ATTR,
+	[WSC_LAT_A_RESULT_STDDEV_PS]	= U64_ATTR,
+	[WSC_LAT_A_RESULT_MIN_PS]	= U64_ATTR,
+	[WSC_LAT_A_RESULT_MAX_PS]	= U64_ATTR,
+	[WSC_LAT_A_RESULT_CI95_LO_PS]	= U64_ATTR,
+	[WSC_LAT_A_RESULT_CI95_HI_PS]	= U64_ATTR,
+	[WSC_LAT_A_RESULT_P50_PS]	= U64_ATTR,
+	[WSC_LAT_A_RESULT_P95_PS]	= U64_ATTR,
+	[WSC_LAT_A_RESULT_P99_PS]	= U64_ATTR,
+	[WSC_LAT_A_RESULT_TIMER_PS]	= U64_ATTR,
+	[WSC_LAT_A_RESULT_BLOCK_PS]	= U64_ATTR,
+	[WSC_LAT_A_RESULT_BLOCK_OPS]	= U32_ATTR,
+	[WSC_LAT_A_RESULT_RUN_ID]	= U64_ATTR,
+	[WSC_LAT_A_RESULT_DURATION_NS]	= U64_ATTR,
+	[WSC_LAT_A_RESULT_FIRST_INDEX]	= U64_ATTR,
+	[WSC_LAT_A_RESULT_SAMPLE]	= U64_ATTR,
+	[WSC_LAT_A_RESULT_BUCKET]	= { .type = NLA_NESTED },
 };
 
-struct nla_policy wsc_nl_errno_policy[WSC_LAT_ERRNO_MAX + 1] = {
-	[WSC_LAT_ERRNO_VALUE]	= U32_ATTR,
-	[WSC_LAT_ERRNO_COUNT]	= U64_ATTR,
+struct nla_policy wsc_nl_trace_policy[WSC_LAT_A_TRACE_MAX + 1] = {
+	[WSC_LAT_A_TRACE_ID]		= U64_ATTR,
+	[WSC_LAT_A_TRACE_PID]		= U32_ATTR,
+	[WSC_LAT_A_TRACE_CGROUP]	= { .type = NLA_STRING,
+					    .maxlen = WSC_TRACE_CGROUP_MAX + 1 },
+	[WSC_LAT_A_TRACE_ALL]		= { .type = NLA_FLAG },
+	[WSC_LAT_A_TRACE_FAILED]	= { .type = NLA_FLAG },
+	[WSC_LAT_A_TRACE_ERRNO]		= U32_ATTR,
+	[WSC_LAT_A_TRACE_STATE]		= U32_ATTR,
+	[WSC_LAT_A_TRACE_END]		= U32_ATTR,
+	[WSC_LAT_A_TRACE_DURATION_NS]	= U64_ATTR,
+	[WSC_LAT_A_TRACE_TASKS]		= U64_ATTR,
+	[WSC_LAT_A_TRACE_LIVE]		= U32_ATTR,
+	[WSC_LAT_A_TRACE_TASK_SLOTS]	= U32_ATTR,
+	[WSC_LAT_A_TRACE_HIST_SLOTS]	= U32_ATTR,
+	[WSC_LAT_A_TRACE_LOST_TASKS]	= U64_ATTR,
+	[WSC_LAT_A_TRACE_LOST_CALLS]	= U64_ATTR,
+	[WSC_LAT_A_TRACE_LOST_EXITS]	= U64_ATTR,
+	[WSC_LAT_A_TRACE_LOST_HIST]	= U64_ATTR,
+	[WSC_LAT_A_TRACE_LOST_ERRNOS]	= U64_ATTR,
+	[WSC_LAT_A_TRACE_LOST_RECORDS]	= U64_ATTR,
+	[WSC_LAT_A_TRACE_FOREIGN]	= U64_ATTR,
+	[WSC_LAT_A_TRACE_UNMATCHED]	= U64_ATTR,
+	[WSC_LAT_A_TRACE_UNFINISHED]	= U64_ATTR,
+	[WSC_LAT_A_TRACE_FILTERED]	= U64_ATTR,
 };
 
-struct nla_policy wsc_nl_bucket_policy[WSC_LAT_BUCKET_MAX + 1] = {
-	[WSC_LAT_BUCKET_CPU]	 = U32_ATTR,
-	[WSC_LAT_BUCKET_LOW_NS]	 = U64_ATTR,
-	[WSC_LAT_BUCKET_HIGH_NS] = U64_ATTR,
-	[WSC_LAT_BUCKET_COUNT]	 = U64_ATTR,
+struct nla_policy wsc_nl_call_policy[WSC_LAT_A_CALL_MAX + 1] = {
+	[WSC_LAT_A_CALL_NR]		= U32_ATTR,
+	[WSC_LAT_A_CALL_COUNT]		= U64_ATTR,
+	[WSC_LAT_A_CALL_ERRORS]		= U64_ATTR,
+	[WSC_LAT_A_CALL_TOTAL_NS]	= U64_ATTR,
+	[WSC_LAT_A_CALL_OFF_NS]		= U64_ATTR,
+	[WSC_LAT_A_CALL_MAX_NS]		= U64_ATTR,
+	[WSC_LAT_A_CALL_WRAPPED]	= U64_ATTR,
+	[WSC_LAT_A_CALL_ERRNO]		= { .type = NLA_NESTED },
+	[WSC_LAT_A_CALL_BUCKET]		= { .type = NLA_NESTED },
 };
+
+struct nla_policy wsc_nl_task_policy[WSC_LAT_A_TASK_MAX + 1] = {
+	[WSC_LAT_A_TASK_TID]		= U32_ATTR,
+	[WSC_LAT_A_TASK_TGID]		= U32_ATTR,
+	[WSC_LAT_A_TASK_PPID]		= U32_ATTR,
+	[WSC_LAT_A_TASK_COMM]		= { .type = NLA_STRING, .maxlen = 16 },
+	[WSC_LAT_A_TASK_CALLS]		= U64_ATTR,
+	[WSC_LAT_A_TASK_ERRORS]		= U64_ATTR,
+	[WSC_LAT_A_TASK_TOTAL_NS]	= U64_ATTR,
+	[WSC_LAT_A_TASK_OFF_NS]		= U64_ATTR,
+};
+
+struct nla_policy wsc_nl_errno_policy[WSC_LAT_A_ERRNO_MAX + 1] = {
+	[WSC_LAT_A_ERRNO_VALUE]		= U32_ATTR,
+	[WSC_LAT_A_ERRNO_COUNT]		= U64_ATTR,
+};
+
+struct nla_policy wsc_nl_bucket_policy[WSC_LAT_A_BUCKET_MAX + 1] = {
+	[WSC_LAT_A_BUCKET_CPU]		= U32_ATTR,
+	[WSC_LAT_A_BUCKET_LOW_NS]	= U64_ATTR,
+	[WSC_LAT_A_BUCKET_HIGH_NS]	= U64_ATTR,
+	[WSC_LAT_A_BUCKET_COUNT]	= U64_ATTR,
+};
+
+_Static_assert(WSC_LAT_A_RESULT_MAX <= WSC_NL_ATTRS_MAX &&
+	       WSC_LAT_A_TRACE_MAX <= WSC_NL_ATTRS_MAX &&
+	       WSC_LAT_A_CALL_MAX <= WSC_NL_ATTRS_MAX &&
+	       WSC_LAT_A_TASK_MAX <= WSC_NL_ATTRS_MAX,
+	       "a reply set outgrew struct wsc_nl_req's parse table");
 
 static struct nla_policy wsc_nl_ext_ack_policy[NLMSGERR_ATTR_MAX + 1] = {
 	[NLMSGERR_ATTR_MSG]	= { .type = NLA_STRING },
@@ -239,7 +265,7 @@ static int wsc_nl_on_finish(struct nl_msg *msg, void *arg)
 static int wsc_nl_on_valid(struct nl_msg *msg, void *arg)
 {
 	struct nlmsghdr *nlh = nlmsg_hdr(msg);
-	struct nlattr *tb[WSC_LAT_A_MAX + 1];
+	struct nlattr *tb[WSC_NL_ATTRS_MAX + 1];
 	struct wsc_nl_req *req = arg;
 	int ret;
 
@@ -251,8 +277,10 @@ static int wsc_nl_on_valid(struct nl_msg *msg, void *arg)
 				       nlh->nlmsg_type);
 	if (!genlmsg_valid_hdr(nlh, 0))
 		return wsc_nl_req_fail(req, -EBADMSG, "truncated message from the kernel");
-	ret = nla_parse(tb, WSC_LAT_A_MAX, genlmsg_attrdata(nlmsg_data(nlh), 0),
-			genlmsg_attrlen(nlmsg_data(nlh), 0), wsc_nl_policy);
+	if (!req->policy)
+		return wsc_nl_req_fail(req, -EPROTO, "unexpected reply from the kernel");
+	ret = nla_parse(tb, req->maxattr, genlmsg_attrdata(nlmsg_data(nlh), 0),
+			genlmsg_attrlen(nlmsg_data(nlh), 0), req->policy);
 	if (ret < 0)
 		return wsc_nl_req_fail(req, -EBADMSG,
 				       "malformed message from the kernel (%s)",
@@ -327,6 +355,30 @@ struct nl_msg *wsc_nl_msg(struct wsc_nl *nl, uint8_t cmd, int flags)
 	return msg;
 }
 
+/*
+ * The family's version, as the controller says: the numbering of every
+ * attribute set.  A module of another version (wsc 0.x's version 1 had
+ * one attribute space for everything) would be answered in numbers this
+ * library would misread: -EPROTO before any request.
+ */
+static int wsc_nl_check_version(struct wsc_nl *nl)
+{
+	struct genl_family *family;
+	struct nl_cache *cache;
+	int ret, version;
+
+	ret = genl_ctrl_alloc_cache(nl->sk, &cache);
+	if (ret < 0)
+		return wsc_nl_errno(ret);
+	family = genl_ctrl_search_by_name(cache, WSC_LAT_GENL_NAME);
+	nl_cache_free(cache);
+	if (!family)
+		return -ENOENT;		/* gone since it was resolved */
+	version = genl_family_get_version(family);
+	genl_family_put(family);
+	return version == WSC_LAT_GENL_VERSION ? 0 : -EPROTO;
+}
+
 int wsc_nl_open(struct wsc_nl *nl, const char *what)
 {
 	int one = 1, ret;
@@ -360,6 +412,9 @@ int wsc_nl_open(struct wsc_nl *nl, const char *what)
 		goto free_socket;
 	}
 	nl->family = ret;
+	ret = wsc_nl_check_version(nl);
+	if (ret)
+		goto free_socket;
 	return 0;
 
 free_socket:

@@ -34,10 +34,13 @@ struct wsc_nl {
 /**
  * struct wsc_nl_req - one request in flight
  * @nl:       the connection
- * @parse:    called for each message of the family, @tb parsed with the
- *            family's policy; once @err is set, the remaining messages are
+ * @parse:    called for each message of the family, @tb parsed with
+ *            @policy; once @err is set, the remaining messages are
  *            read and ignored
  * @done:     the answer has ended (an ack, an error or NLMSG_DONE)
+ * @policy:   the attribute set of the answer's messages (wsc_nl_*_policy),
+ *            NULL when the request is answered by an acknowledgement alone
+ * @maxattr:  its last attribute
  * @err:      the first failure, the kernel's or found while parsing
  * @messages: messages of the family parsed
  * @priv:     the caller's, for @parse
@@ -46,18 +49,35 @@ struct wsc_nl_req {
 	struct wsc_nl *nl;
 	int (*parse)(struct wsc_nl_req *req, struct nlattr **tb,
 		     struct nlmsghdr *nlh);
+	struct nla_policy *policy;
+	int maxattr;
 	bool done;
 	int err;
 	unsigned long messages;
 	void *priv;
 };
 
-/* Bucket nests: LOW_NS, HIGH_NS, COUNT and, from the lab, CPU. */
-WSC_INTERNAL extern struct nla_policy wsc_nl_bucket_policy[WSC_LAT_BUCKET_MAX + 1];
-/* A trace's errno nests: VALUE, COUNT. */
-WSC_INTERNAL extern struct nla_policy wsc_nl_errno_policy[WSC_LAT_ERRNO_MAX + 1];
+/* The most attributes of a set that an answer's message is of. */
+#define WSC_NL_ATTRS_MAX	32
 
-/* Connect @nl and resolve the family; -ENOENT when wsc.ko is not loaded. */
+/* A struct wsc_nl_req's @policy and @maxattr: answers of set @p. */
+#define WSC_NL_ANSWER(p)	.policy = (p), \
+				.maxattr = (int)(sizeof(p) / sizeof((p)[0])) - 1
+
+/* The sets of the answers (nl.c): one per object. */
+WSC_INTERNAL extern struct nla_policy wsc_nl_result_policy[WSC_LAT_A_RESULT_MAX + 1];
+WSC_INTERNAL extern struct nla_policy wsc_nl_trace_policy[WSC_LAT_A_TRACE_MAX + 1];
+WSC_INTERNAL extern struct nla_policy wsc_nl_call_policy[WSC_LAT_A_CALL_MAX + 1];
+WSC_INTERNAL extern struct nla_policy wsc_nl_task_policy[WSC_LAT_A_TASK_MAX + 1];
+/* Bucket nests: LOW_NS, HIGH_NS, COUNT and, from the lab, CPU. */
+WSC_INTERNAL extern struct nla_policy wsc_nl_bucket_policy[WSC_LAT_A_BUCKET_MAX + 1];
+/* A call row's errno nests: VALUE, COUNT. */
+WSC_INTERNAL extern struct nla_policy wsc_nl_errno_policy[WSC_LAT_A_ERRNO_MAX + 1];
+
+/*
+ * Connect @nl and resolve the family; -ENOENT when wsc.ko is not loaded,
+ * -EPROTO when it speaks another version of the family.
+ */
 WSC_INTERNAL int wsc_nl_open(struct wsc_nl *nl, const char *what);
 WSC_INTERNAL void wsc_nl_close(struct wsc_nl *nl);
 

@@ -61,7 +61,7 @@ static struct nl_msg *trace_msg(struct wsc_trace *tr, uint8_t cmd, int flags)
 	struct nl_msg *msg = wsc_nl_msg(&tr->nl, cmd, flags);
 
 	if (msg && tr->id &&
-	    nla_put_u64(msg, WSC_LAT_A_RUN_ID, tr->id) < 0) {
+	    nla_put_u64(msg, WSC_LAT_A_TRACE_ID, tr->id) < 0) {
 		nlmsg_free(msg);
 		return NULL;
 	}
@@ -122,7 +122,8 @@ static int trace_parse_status(struct wsc_nl_req *req, struct nlattr **tb,
 int wsc_trace_begin(struct wsc_trace *tr, const struct wsc_trace_spec *spec)
 {
 	struct wsc_trace_status st;
-	struct wsc_nl_req req = { .parse = trace_parse_status, .priv = &st };
+	struct wsc_nl_req req = { .parse = trace_parse_status, .priv = &st,
+				  WSC_NL_ANSWER(wsc_nl_trace_policy) };
 	struct nl_msg *msg;
 	int ret;
 
@@ -200,8 +201,8 @@ static const struct {
 	unsigned int attr;
 	size_t offset;
 } trace_status_u64[] = {
-	{ WSC_LAT_A_RUN_ID,		offsetof(struct wsc_trace_status, id) },
-	{ WSC_LAT_A_DURATION_NS,	offsetof(struct wsc_trace_status, duration_ns) },
+	{ WSC_LAT_A_TRACE_ID,		offsetof(struct wsc_trace_status, id) },
+	{ WSC_LAT_A_TRACE_DURATION_NS,	offsetof(struct wsc_trace_status, duration_ns) },
 	{ WSC_LAT_A_TRACE_TASKS,	offsetof(struct wsc_trace_status, tasks) },
 	{ WSC_LAT_A_TRACE_LOST_TASKS,	offsetof(struct wsc_trace_status, lost_tasks) },
 	{ WSC_LAT_A_TRACE_LOST_CALLS,	offsetof(struct wsc_trace_status, lost_calls) },
@@ -275,7 +276,8 @@ static int trace_parse_status(struct wsc_nl_req *req, struct nlattr **tb,
 
 int wsc_trace_status(struct wsc_trace *tr, struct wsc_trace_status *out)
 {
-	struct wsc_nl_req req = { .parse = trace_parse_status, .priv = out };
+	struct wsc_nl_req req = { .parse = trace_parse_status, .priv = out,
+				  WSC_NL_ANSWER(wsc_nl_trace_policy) };
 	struct nl_msg *msg;
 	int ret;
 
@@ -331,21 +333,21 @@ static int trace_flush(struct wsc_nl_req *req, struct trace_fetch *f)
 static int trace_add_bucket(struct wsc_nl_req *req, struct trace_fetch *f,
 			    struct nlattr *nest)
 {
-	struct nlattr *btb[WSC_LAT_BUCKET_MAX + 1];
+	struct nlattr *btb[WSC_LAT_A_BUCKET_MAX + 1];
 	uint64_t low, high, (*grown)[3];
 	int ret;
 
-	ret = nla_parse_nested(btb, WSC_LAT_BUCKET_MAX, nest,
+	ret = nla_parse_nested(btb, WSC_LAT_A_BUCKET_MAX, nest,
 			       wsc_nl_bucket_policy);
 	if (ret < 0)
 		return wsc_nl_req_fail(req, -EBADMSG, "malformed bucket (%s)",
 				       nl_geterror(ret));
-	if (!btb[WSC_LAT_BUCKET_LOW_NS] || !btb[WSC_LAT_BUCKET_HIGH_NS] ||
-	    !btb[WSC_LAT_BUCKET_COUNT])
+	if (!btb[WSC_LAT_A_BUCKET_LOW_NS] || !btb[WSC_LAT_A_BUCKET_HIGH_NS] ||
+	    !btb[WSC_LAT_A_BUCKET_COUNT])
 		return wsc_nl_req_fail(req, -EBADMSG,
 				       "bucket without LOW_NS, HIGH_NS or COUNT");
-	low = nla_get_u64(btb[WSC_LAT_BUCKET_LOW_NS]);
-	high = nla_get_u64(btb[WSC_LAT_BUCKET_HIGH_NS]);
+	low = nla_get_u64(btb[WSC_LAT_A_BUCKET_LOW_NS]);
+	high = nla_get_u64(btb[WSC_LAT_A_BUCKET_HIGH_NS]);
 	if (low > high ||
 	    (f->cur.nr_buckets && low <= f->buckets[f->cur.nr_buckets - 1][1]))
 		return wsc_nl_req_fail(req, -EBADMSG,
@@ -362,7 +364,7 @@ static int trace_add_bucket(struct wsc_nl_req *req, struct trace_fetch *f,
 	}
 	f->buckets[f->cur.nr_buckets][0] = low;
 	f->buckets[f->cur.nr_buckets][1] = high;
-	f->buckets[f->cur.nr_buckets][2] = nla_get_u64(btb[WSC_LAT_BUCKET_COUNT]);
+	f->buckets[f->cur.nr_buckets][2] = nla_get_u64(btb[WSC_LAT_A_BUCKET_COUNT]);
 	f->cur.nr_buckets++;
 	return NL_OK;
 }
@@ -370,19 +372,19 @@ static int trace_add_bucket(struct wsc_nl_req *req, struct trace_fetch *f,
 static int trace_add_errno(struct wsc_nl_req *req, struct trace_fetch *f,
 			   struct nlattr *nest)
 {
-	struct nlattr *etb[WSC_LAT_ERRNO_MAX + 1];
+	struct nlattr *etb[WSC_LAT_A_ERRNO_MAX + 1];
 	uint64_t (*grown)[2], err, count;
 	size_t i;
 	int ret;
 
-	ret = nla_parse_nested(etb, WSC_LAT_ERRNO_MAX, nest,
+	ret = nla_parse_nested(etb, WSC_LAT_A_ERRNO_MAX, nest,
 			       wsc_nl_errno_policy);
-	if (ret < 0 || !etb[WSC_LAT_ERRNO_VALUE] || !etb[WSC_LAT_ERRNO_COUNT])
+	if (ret < 0 || !etb[WSC_LAT_A_ERRNO_VALUE] || !etb[WSC_LAT_A_ERRNO_COUNT])
 		return wsc_nl_req_fail(req, -EBADMSG,
 				       "malformed errno count of call %u",
 				       f->cur.nr);
-	err = nla_get_u32(etb[WSC_LAT_ERRNO_VALUE]);
-	count = nla_get_u64(etb[WSC_LAT_ERRNO_COUNT]);
+	err = nla_get_u32(etb[WSC_LAT_A_ERRNO_VALUE]);
+	count = nla_get_u64(etb[WSC_LAT_A_ERRNO_COUNT]);
 	if (f->cur.nr_errnos == f->errno_cap) {
 		size_t cap = f->errno_cap ? 2 * f->errno_cap : 8;
 
@@ -411,13 +413,13 @@ static int trace_parse_call(struct wsc_nl_req *req, struct nlattr **tb,
 	uint32_t nr;
 	int rem;
 
-	if (!tb[WSC_LAT_A_TRACE_NR])
+	if (!tb[WSC_LAT_A_CALL_NR])
 		return wsc_nl_req_fail(req, -EBADMSG, "call message without TRACE_NR");
-	nr = nla_get_u32(tb[WSC_LAT_A_TRACE_NR]);
-	if (tb[WSC_LAT_A_TRACE_CALLS]) {
+	nr = nla_get_u32(tb[WSC_LAT_A_CALL_NR]);
+	if (tb[WSC_LAT_A_CALL_COUNT]) {
 		/* A new call: the previous one is complete. */
-		if (!tb[WSC_LAT_A_ERRORS] || !tb[WSC_LAT_A_TRACE_TOTAL_NS] ||
-		    !tb[WSC_LAT_A_TRACE_MAX_NS])
+		if (!tb[WSC_LAT_A_CALL_ERRORS] || !tb[WSC_LAT_A_CALL_TOTAL_NS] ||
+		    !tb[WSC_LAT_A_CALL_MAX_NS])
 			return wsc_nl_req_fail(req, -EBADMSG,
 					       "call %u without ERRORS, TOTAL_NS or MAX_NS",
 					       nr);
@@ -429,24 +431,24 @@ static int trace_parse_call(struct wsc_nl_req *req, struct nlattr **tb,
 			return NL_OK;
 		memset(&f->cur, 0, sizeof(f->cur));
 		f->cur.nr = nr;
-		f->cur.calls = nla_get_u64(tb[WSC_LAT_A_TRACE_CALLS]);
-		f->cur.errors = nla_get_u64(tb[WSC_LAT_A_ERRORS]);
-		f->cur.total_ns = nla_get_u64(tb[WSC_LAT_A_TRACE_TOTAL_NS]);
-		f->cur.max_ns = nla_get_u64(tb[WSC_LAT_A_TRACE_MAX_NS]);
-		if (tb[WSC_LAT_A_TRACE_OFF_NS])
-			f->cur.off_ns = nla_get_u64(tb[WSC_LAT_A_TRACE_OFF_NS]);
-		/* An older module sends none: no call counted as wrapped. */
-		if (tb[WSC_LAT_A_TRACE_WRAPPED])
-			f->cur.wrapped = nla_get_u64(tb[WSC_LAT_A_TRACE_WRAPPED]);
+		f->cur.calls = nla_get_u64(tb[WSC_LAT_A_CALL_COUNT]);
+		f->cur.errors = nla_get_u64(tb[WSC_LAT_A_CALL_ERRORS]);
+		f->cur.total_ns = nla_get_u64(tb[WSC_LAT_A_CALL_TOTAL_NS]);
+		f->cur.max_ns = nla_get_u64(tb[WSC_LAT_A_CALL_MAX_NS]);
+		if (tb[WSC_LAT_A_CALL_OFF_NS])
+			f->cur.off_ns = nla_get_u64(tb[WSC_LAT_A_CALL_OFF_NS]);
+		/* Every 1.x module sends both; a row without them has none. */
+		if (tb[WSC_LAT_A_CALL_WRAPPED])
+			f->cur.wrapped = nla_get_u64(tb[WSC_LAT_A_CALL_WRAPPED]);
 		f->have = true;
 	} else if (!f->have || nr != f->cur.nr) {
 		return wsc_nl_req_fail(req, -EBADMSG,
 				       "buckets of call %u without its figures", nr);
 	}
 	nla_for_each_attr(pos, wsc_nl_attrs(nlh), wsc_nl_attrs_len(nlh), rem) {
-		if (nla_type(pos) == WSC_LAT_A_BUCKET)
+		if (nla_type(pos) == WSC_LAT_A_CALL_BUCKET)
 			trace_add_bucket(req, f, pos);
-		else if (nla_type(pos) == WSC_LAT_A_TRACE_ERRNO_COUNT)
+		else if (nla_type(pos) == WSC_LAT_A_CALL_ERRNO)
 			trace_add_errno(req, f, pos);
 		if (req->err)
 			break;
@@ -459,7 +461,8 @@ int wsc_trace_fetch(struct wsc_trace *tr,
 		    void *ctx)
 {
 	struct trace_fetch f = { .fn = fn, .ctx = ctx };
-	struct wsc_nl_req req = { .parse = trace_parse_call, .priv = &f };
+	struct wsc_nl_req req = { .parse = trace_parse_call, .priv = &f,
+				  WSC_NL_ANSWER(wsc_nl_call_policy) };
 	struct nl_msg *msg;
 	int ret;
 
@@ -490,9 +493,9 @@ static int trace_parse_task(struct wsc_nl_req *req, struct nlattr **tb,
 			    struct nlmsghdr *nlh)
 {
 	static const unsigned int needed[] = {
-		WSC_LAT_A_TRACE_TID, WSC_LAT_A_TRACE_TGID, WSC_LAT_A_TRACE_PPID,
-		WSC_LAT_A_TRACE_COMM, WSC_LAT_A_TRACE_CALLS, WSC_LAT_A_ERRORS,
-		WSC_LAT_A_TRACE_TOTAL_NS, WSC_LAT_A_TRACE_OFF_NS,
+		WSC_LAT_A_TASK_TID, WSC_LAT_A_TASK_TGID, WSC_LAT_A_TASK_PPID,
+		WSC_LAT_A_TASK_COMM, WSC_LAT_A_TASK_CALLS, WSC_LAT_A_TASK_ERRORS,
+		WSC_LAT_A_TASK_TOTAL_NS, WSC_LAT_A_TASK_OFF_NS,
 	};
 	struct trace_tasks *tt = req->priv;
 	struct wsc_trace_task task = { 0 };
@@ -505,14 +508,14 @@ static int trace_parse_task(struct wsc_nl_req *req, struct nlattr **tb,
 			return wsc_nl_req_fail(req, -EBADMSG,
 					       "task without attribute %u",
 					       needed[i]);
-	task.tid = nla_get_u32(tb[WSC_LAT_A_TRACE_TID]);
-	task.pid = nla_get_u32(tb[WSC_LAT_A_TRACE_TGID]);
-	task.ppid = nla_get_u32(tb[WSC_LAT_A_TRACE_PPID]);
-	nla_strlcpy(task.comm, tb[WSC_LAT_A_TRACE_COMM], sizeof(task.comm));
-	task.calls = nla_get_u64(tb[WSC_LAT_A_TRACE_CALLS]);
-	task.errors = nla_get_u64(tb[WSC_LAT_A_ERRORS]);
-	task.total_ns = nla_get_u64(tb[WSC_LAT_A_TRACE_TOTAL_NS]);
-	task.off_ns = nla_get_u64(tb[WSC_LAT_A_TRACE_OFF_NS]);
+	task.tid = nla_get_u32(tb[WSC_LAT_A_TASK_TID]);
+	task.pid = nla_get_u32(tb[WSC_LAT_A_TASK_TGID]);
+	task.ppid = nla_get_u32(tb[WSC_LAT_A_TASK_PPID]);
+	nla_strlcpy(task.comm, tb[WSC_LAT_A_TASK_COMM], sizeof(task.comm));
+	task.calls = nla_get_u64(tb[WSC_LAT_A_TASK_CALLS]);
+	task.errors = nla_get_u64(tb[WSC_LAT_A_TASK_ERRORS]);
+	task.total_ns = nla_get_u64(tb[WSC_LAT_A_TASK_TOTAL_NS]);
+	task.off_ns = nla_get_u64(tb[WSC_LAT_A_TASK_OFF_NS]);
 	ret = tt->fn(tt->ctx, &task);
 	if (ret)
 		return wsc_nl_req_fail(req, ret < 0 ? ret : -ECANCELED, NULL);
@@ -525,7 +528,8 @@ int wsc_trace_tasks(struct wsc_trace *tr,
 		    void *ctx)
 {
 	struct trace_tasks tt = { .fn = fn, .ctx = ctx };
-	struct wsc_nl_req req = { .parse = trace_parse_task, .priv = &tt };
+	struct wsc_nl_req req = { .parse = trace_parse_task, .priv = &tt,
+				  WSC_NL_ANSWER(wsc_nl_task_policy) };
 	struct nl_msg *msg;
 	int ret;
 

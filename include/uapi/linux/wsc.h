@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/* SPDX-License-Identifier: ((GPL-2.0 WITH Linux-syscall-note) OR MIT) */
 /*
  * wsc: wrapped system calls - the ABI of /dev/wsc.
  *
@@ -27,8 +27,8 @@
  *       use wsc, is refused with -EOPNOTSUPP and @error_index
  *       WSC_NO_INDEX, and nothing has run.  -EOPNOTSUPP means exactly
  *       that and nothing else: run these calls as plain system calls
- *       (libwsc does, by itself).  WSC_IOC_POLICY says why (enum
- *       wsc_refusal): a seccomp filter or strict mode; audit
+ *       (libwsc does, by itself).  @refused says why (enum wsc_refusal,
+ *       as WSC_IOC_POLICY would): a seccomp filter or strict mode; audit
  *       enabled and this task audited; ptrace's system-call tracing,
  *       SYSEMU or system-call single-stepping; syscall user dispatch;
  *       a probe on the syscall tracepoints where this kernel's cannot be
@@ -48,8 +48,8 @@
  *       Before anything runs, the whole batch is validated; if any entry is
  *       malformed the ioctl fails with -errno, writes the entry's index (or
  *       WSC_NO_INDEX for a header error) to @error_index and nothing has run:
- *         -EINVAL  @count is 0, a reserved field is non-zero, an unknown
- *                  flag is set, @entries or @results is not a multiple of
+ *         -EINVAL  @count is 0, an entry's reserved field is non-zero,
+ *                  an unknown flag is set, @entries or @results is not a multiple of
  *                  8 (the arrays hold 64-bit fields), or a reference does
  *                  not point to an earlier entry;
  *         -E2BIG   @count exceeds WSC_MAX_ENTRIES;
@@ -175,7 +175,11 @@ struct wsc_result {
  * @flags:       WSC_SUBMIT_* flags
  * @error_index: out: on a validation error, the offending entry, or
  *               WSC_NO_INDEX when the error is not tied to one entry
- * @reserved:    must be zero
+ * @refused:     out: on -EOPNOTSUPP, the enum wsc_refusal reasons the
+ *               caller was refused for; otherwise left as it was.  Its
+ *               value on entry is ignored (a module older than wsc 1.0
+ *               required 0 and never wrote it: 0 after a refusal means
+ *               "ask WSC_IOC_POLICY")
  */
 struct wsc_submit {
 	__u64 entries;
@@ -183,7 +187,7 @@ struct wsc_submit {
 	__u32 count;
 	__u32 flags;
 	__u32 error_index;
-	__u32 reserved;
+	__u32 refused;
 };
 
 #define WSC_NO_INDEX		0xffffffffu
@@ -286,14 +290,25 @@ struct wsc_policy {
 #define WSC_IOC_POLICY		_IOR(WSC_IOC_MAGIC, 3, struct wsc_policy)
 
 /*
- * The latency lab: generic netlink family WSC_LAT_GENL_NAME ("syscall_lat"),
- * version WSC_LAT_GENL_VERSION.  Documentation/netlink/syscall_lat.yaml
- * is the full description; in short:
+ * The latency lab and the trace: generic netlink family WSC_LAT_GENL_NAME
+ * ("syscall_lat"), version WSC_LAT_GENL_VERSION.
+ * Documentation/netlink/syscall_lat.yaml is the full description, from
+ * which tools/gen-netlink generates the part of this header between the
+ * "generated" markers.  One attribute set per object, each numbered
+ * from 1: a request of the lab names an experiment (enum
+ * wsc_lat_experiment_attr), its answers are results
+ * (wsc_lat_result_attr); the trace's requests and status are trace
+ * attributes (wsc_lat_trace_attr), its rows are calls (wsc_lat_call_attr)
+ * and tasks (wsc_lat_task_attr); a call row nests errnos
+ * (wsc_lat_errno_attr), a result or a call row buckets
+ * (wsc_lat_bucket_attr).  A request whose genlmsghdr.version is not
+ * WSC_LAT_GENL_VERSION is refused with -EPROTO; Documentation/abi.md says
+ * what 1.x may change (attributes appended to a set, new commands).
  *
  *   WSC_LAT_CMD_RUN          do    CAP_SYS_ADMIN
- *       in:  EXPERIMENT, ITERATIONS (default WSC_LAT_DEFAULT_ITERATIONS),
- *            CPU (repeated, one per role of the experiment; default the
- *            first online CPUs)
+ *       in:  EXPERIMENT_NAME, EXPERIMENT_ITERATIONS (default
+ *            WSC_LAT_DEFAULT_ITERATIONS), EXPERIMENT_CPU (repeated, one
+ *            per role of the experiment; default the first online CPUs)
  *       out: a result message (below) once the run has finished.
  *       -EBUSY while another run is in progress; -ECANCELED if the caller
  *       is signalled (the run is stopped, nothing is kept; not -EINTR,
@@ -302,40 +317,125 @@ struct wsc_policy {
  *       unknown experiment; -EINVAL for a CPU out of range, offline,
  *       given twice or a wrong number of CPUs; -EPERM without
  *       CAP_SYS_ADMIN.
- *   WSC_LAT_CMD_GET_STATS    do    in: EXPERIMENT   out: a result message
+ *   WSC_LAT_CMD_GET_STATS    do    in: EXPERIMENT_NAME   out: a result message
  *                            dump  out: one result message per experiment
  *                                  that has a result
  *       -ENODATA (do) when the experiment has no result.
- *   WSC_LAT_CMD_GET_SAMPLES  dump  in: EXPERIMENT
- *       out: messages of FIRST_INDEX and repeated SAMPLE, in the order the
- *       samples were taken (role 0's first).
- *   WSC_LAT_CMD_GET_HIST     dump  in: EXPERIMENT
- *       out: messages of repeated BUCKET, the non-empty log-linear buckets
- *       of each CPU.
- *   WSC_LAT_CMD_RESET        do    CAP_SYS_ADMIN   in: EXPERIMENT (optional;
- *       without it every result) - frees the results and raw samples.
+ *   WSC_LAT_CMD_GET_SAMPLES  dump  in: EXPERIMENT_NAME
+ *       out: messages of RESULT_FIRST_INDEX and repeated RESULT_SAMPLE, in
+ *       the order the samples were taken (role 0's first).
+ *   WSC_LAT_CMD_GET_HIST     dump  in: EXPERIMENT_NAME
+ *       out: messages of repeated RESULT_BUCKET, the non-empty log-linear
+ *       buckets of each CPU.
+ *   WSC_LAT_CMD_RESET        do    CAP_SYS_ADMIN   in: EXPERIMENT_NAME
+ *       (optional; without it every result) - frees the results and raw
+ *       samples.
  *
  * Every refusal carries an extended-ack message.  A refused dump (no such
  * experiment, no result: -ENODATA) reports its errno and message in the
  * NLMSG_DONE that ends it, because on 6.1 a dump's start has no extack.
  *
- * A result message carries EXPERIMENT, ITERATIONS, CPU (repeated), COUNT,
- * ERRORS, WARMUP, the statistics of the raw samples in picoseconds (integer
- * arithmetic keeps three decimals of a nanosecond): MEAN_PS, MEDIAN_PS,
- * STDDEV_PS (sample standard deviation), MIN_PS, MAX_PS, CI95_LO_PS and
- * CI95_HI_PS (mean +- 1.96 standard errors), P50_PS, P95_PS, P99_PS;
- * TIMER_PS (median cost of a back-to-back ktime_get_ns() pair measured on
- * the same CPU in the same run), BLOCK_PS (per-operation cost from blocks
- * of BLOCK_OPS operations timed together; absent where the experiment
- * sleeps), RUN_ID and DURATION_NS.
+ * A result message carries RESULT_EXPERIMENT, ITERATIONS, CPU (repeated),
+ * COUNT, ERRORS, WARMUP, the statistics of the raw samples in picoseconds
+ * (integer arithmetic keeps three decimals of a nanosecond): MEAN_PS,
+ * MEDIAN_PS, STDDEV_PS (sample standard deviation), MIN_PS, MAX_PS,
+ * CI95_LO_PS and CI95_HI_PS (mean +- 1.96 standard errors), P50_PS,
+ * P95_PS, P99_PS; TIMER_PS (median cost of a back-to-back ktime_get_ns()
+ * pair measured on the same CPU in the same run), BLOCK_PS (per-operation
+ * cost from blocks of BLOCK_OPS operations timed together; absent where
+ * the experiment sleeps), RUN_ID and DURATION_NS.
+ *
+ * The trace: per-syscall latency histograms of a process tree, a cgroup
+ * or the whole machine, from the raw_syscalls tracepoints
+ * (Documentation/trace.md).  Up to WSC_TRACE_MAX traces exist at once,
+ * each with its own target, filters and counts.  A trace belongs to the
+ * netlink socket that started it: when that socket is closed the trace
+ * is stopped and freed.  The other commands name a trace by TRACE_ID;
+ * without it they mean the newest trace the socket started (STATUS,
+ * FETCH and TASKS: or else the newest trace of all).  STOP and RESET of
+ * another socket's trace need CAP_SYS_ADMIN.  Every trace command's
+ * request is of the trace set (WSC_LAT_A_TRACE_*).
+ *
+ *   WSC_LAT_CMD_TRACE_START  do    CAP_SYS_ADMIN or CAP_PERFMON
+ *       in:  exactly one target: TRACE_PID (a process, its threads and
+ *            every descendant, followed through fork and clone),
+ *            TRACE_CGROUP (a path on the cgroup v2 hierarchy as the
+ *            caller's cgroup namespace sees it, e.g. "/system.slice";
+ *            every task in it or below) or TRACE_ALL (every task); the
+ *            caller's own process is never counted in a cgroup or
+ *            machine-wide trace.  Filters, all optional: TRACE_CALL_SET
+ *            (a bitmap, bit n of byte n / 8 for number n, at most
+ *            WSC_TRACE_NR_MAX bits: count only those calls; numbers past
+ *            the kernel's last call are ignored), TRACE_FAILED
+ *            (count only calls that return -4095..-1), TRACE_ERRNO (count
+ *            only calls that return -TRACE_ERRNO).
+ *       out: a status message of the new trace (its TRACE_ID).
+ *       -EBUSY while WSC_TRACE_MAX traces exist, or while this socket's
+ *       previous trace is active; -ESRCH for no such process (or one
+ *       that is exiting); -ENOENT/-ENOTDIR for a bad cgroup path;
+ *       -EINVAL for two targets, none, a kernel thread, or a call set
+ *       with none of the kernel's calls; -ERANGE for an errno out of
+ *       range (1..WSC_TRACE_ERRNO_MAX).  Starting drops
+ *       this socket's previous trace.  While a trace is active the module
+ *       cannot be unloaded.
+ *   WSC_LAT_CMD_TRACE_STOP   do    CAP_SYS_ADMIN or CAP_PERFMON
+ *       Detaches; the counts stay until the next start, a reset or the
+ *       owner's close.  A trace that has already ended is left as it is;
+ *       -ENOENT when there is no such trace; -EPERM for another socket's
+ *       without CAP_SYS_ADMIN.
+ *   WSC_LAT_CMD_TRACE_STATUS do    out: one status message: TRACE_STATE,
+ *       and unless idle TRACE_ID, TRACE_PID, TRACE_CGROUP or TRACE_ALL,
+ *       TRACE_END, TRACE_DURATION_NS (so far, while active), TRACE_TASKS,
+ *       TRACE_LIVE, TRACE_TASK_SLOTS, TRACE_HIST_SLOTS, the TRACE_LOST_*,
+ *       TRACE_FOREIGN, TRACE_UNMATCHED, TRACE_UNFINISHED and
+ *       TRACE_FILTERED counts, and the filters it was started with.
+ *   WSC_LAT_CMD_TRACE_FETCH  dump  out: per system call that was seen, a
+ *       call row: CALL_NR, CALL_COUNT, CALL_ERRORS, CALL_TOTAL_NS,
+ *       CALL_OFF_NS, CALL_MAX_NS, CALL_WRAPPED, CALL_ERRNOs (ERRNO_VALUE,
+ *       ERRNO_COUNT) and CALL_BUCKETs (BUCKET_LOW_NS, HIGH_NS, COUNT: the
+ *       non-empty log-linear buckets, every CPU merged, no CPU
+ *       attribute); a call with more buckets than fit goes on in messages
+ *       of CALL_NR and CALL_BUCKETs only.  -ENODATA (in NLMSG_DONE) when
+ *       there is no trace.  While the trace is active the figures are a
+ *       live snapshot.
+ *   WSC_LAT_CMD_TRACE_TASKS  dump  CAP_SYS_ADMIN or CAP_PERFMON
+ *       out: per task the trace followed, in the order they joined, a
+ *       task record: TASK_TID, TASK_TGID, TASK_PPID (pids in the
+ *       starter's pid namespace), TASK_COMM, TASK_CALLS, TASK_ERRORS,
+ *       TASK_TOTAL_NS and TASK_OFF_NS.
+ *   WSC_LAT_CMD_TRACE_RESET  do    CAP_SYS_ADMIN or CAP_PERFMON
+ *       Frees the counts; -EBUSY while the trace is active; -EPERM for
+ *       another socket's without CAP_SYS_ADMIN.
  */
+/* Generated by tools/gen-netlink from Documentation/netlink/syscall_lat.yaml: do not edit. */
 #define WSC_LAT_GENL_NAME		"syscall_lat"
-#define WSC_LAT_GENL_VERSION		1
+#define WSC_LAT_GENL_VERSION		2
 
-#define WSC_LAT_NAME_MAX		31	/* longest experiment name */
+/* Longest experiment name, without the terminating NUL. */
+#define WSC_LAT_NAME_MAX		31
+/* Iterations of a RUN without an iterations attribute. */
 #define WSC_LAT_DEFAULT_ITERATIONS	1000000
 #define WSC_LAT_MAX_ITERATIONS		10000000
-#define WSC_LAT_MAX_ROLES		2	/* CPUs an experiment uses */
+#define WSC_LAT_MAX_ROLES		2	/* CPUs an experiment uses at most. */
+/* Longest cgroup path of a trace, without the terminating NUL. */
+#define WSC_TRACE_CGROUP_MAX		4095
+#define WSC_TRACE_MAX			8	/* Traces that can exist at once. */
+#define WSC_TRACE_NR_MAX		1024	/* Bits of a trace's call-set. */
+#define WSC_TRACE_ERRNO_MAX		4095	/* Largest errno a system call returns. */
+
+/* What a trace is doing (its state). */
+enum wsc_trace_state {
+	WSC_TRACE_IDLE = 0,
+	WSC_TRACE_ACTIVE = 1,
+	WSC_TRACE_ENDED = 2,
+};
+
+/* How a trace ended (its end): none while active, stopped, or every traced task exited. */
+enum wsc_trace_end {
+	WSC_TRACE_END_NONE = 0,
+	WSC_TRACE_END_STOPPED = 1,
+	WSC_TRACE_END_EXITED = 2,
+};
 
 enum wsc_lat_cmd {
 	WSC_LAT_CMD_UNSPEC,
@@ -355,172 +455,148 @@ enum wsc_lat_cmd {
 	WSC_LAT_CMD_MAX = __WSC_LAT_CMD_MAX - 1
 };
 
-enum wsc_lat_attr {
-	WSC_LAT_A_UNSPEC,
-	WSC_LAT_A_PAD,
-	WSC_LAT_A_EXPERIMENT,		/* string */
-	WSC_LAT_A_ITERATIONS,		/* u32 */
-	WSC_LAT_A_CPU,			/* u32, repeated: one per role */
-	WSC_LAT_A_COUNT,		/* u64: valid samples */
-	WSC_LAT_A_ERRORS,		/* u64: samples refused (negative) */
-	WSC_LAT_A_WARMUP,		/* u32: iterations discarded per role */
-	WSC_LAT_A_MEAN_PS,		/* u64 */
-	WSC_LAT_A_MEDIAN_PS,		/* u64 */
-	WSC_LAT_A_STDDEV_PS,		/* u64 */
-	WSC_LAT_A_MIN_PS,		/* u64 */
-	WSC_LAT_A_MAX_PS,		/* u64 */
-	WSC_LAT_A_CI95_LO_PS,		/* u64 */
-	WSC_LAT_A_CI95_HI_PS,		/* u64 */
-	WSC_LAT_A_P50_PS,		/* u64 */
-	WSC_LAT_A_P95_PS,		/* u64 */
-	WSC_LAT_A_P99_PS,		/* u64 */
-	WSC_LAT_A_TIMER_PS,		/* u64 */
-	WSC_LAT_A_BLOCK_PS,		/* u64 */
-	WSC_LAT_A_BLOCK_OPS,		/* u32 */
-	WSC_LAT_A_RUN_ID,		/* u64: counts runs since load */
-	WSC_LAT_A_DURATION_NS,		/* u64: wall time of the run */
-	WSC_LAT_A_FIRST_INDEX,		/* u64: index of the message's first SAMPLE */
-	WSC_LAT_A_SAMPLE,		/* u64 ns, repeated */
-	WSC_LAT_A_BUCKET,		/* nest of WSC_LAT_BUCKET_*, repeated */
+/* What the lab's requests name: an experiment, and for RUN how to run it. */
+enum wsc_lat_experiment_attr {
+	WSC_LAT_A_EXPERIMENT_UNSPEC,
+	WSC_LAT_A_EXPERIMENT_NAME,		/* string */
+	WSC_LAT_A_EXPERIMENT_ITERATIONS,	/* u32 */
+	WSC_LAT_A_EXPERIMENT_CPU,		/* u32, repeated */
 
-	/* The trace (WSC_LAT_CMD_TRACE_*). */
-	WSC_LAT_A_TRACE_PID,		/* u32: target process, caller's pid ns */
-	WSC_LAT_A_TRACE_CGROUP,		/* string: target cgroup v2 path */
-	WSC_LAT_A_TRACE_STATE,		/* u32: enum wsc_trace_state */
-	WSC_LAT_A_TRACE_END,		/* u32: enum wsc_trace_end */
-	WSC_LAT_A_TRACE_TASKS,		/* u64: tasks followed since the start */
-	WSC_LAT_A_TRACE_LIVE,		/* u32: tasks followed and alive */
-	WSC_LAT_A_TRACE_TASK_SLOTS,	/* u32: tasks that can be followed at once */
-	WSC_LAT_A_TRACE_HIST_SLOTS,	/* u32: histograms per CPU */
-	WSC_LAT_A_TRACE_LOST_TASKS,	/* u64: tasks not followed: no slot */
-	WSC_LAT_A_TRACE_LOST_CALLS,	/* u64: calls not counted: no slot */
-	WSC_LAT_A_TRACE_LOST_EXITS,	/* u64: calls whose exit was never seen */
-	WSC_LAT_A_TRACE_LOST_HIST,	/* u64: calls counted, not in a histogram */
-	WSC_LAT_A_TRACE_FOREIGN,	/* u64: 32-bit or unknown calls, not counted */
-	WSC_LAT_A_TRACE_UNMATCHED,	/* u64: exits whose entry came before the start */
-	WSC_LAT_A_TRACE_UNFINISHED,	/* u64: calls still running at the stop */
-	WSC_LAT_A_TRACE_NR,		/* u32: system call number */
-	WSC_LAT_A_TRACE_CALLS,		/* u64 */
-	WSC_LAT_A_TRACE_TOTAL_NS,	/* u64 */
-	WSC_LAT_A_TRACE_MAX_NS,		/* u64 */
-	WSC_LAT_A_TRACE_ALL,		/* flag: every task of the machine */
-	WSC_LAT_A_TRACE_CALL_SET,	/* binary: bitmap of numbers to count */
-	WSC_LAT_A_TRACE_FAILED,		/* flag: count failed calls only */
-	WSC_LAT_A_TRACE_ERRNO,		/* u32: count calls failing so only */
-	WSC_LAT_A_TRACE_OFF_NS,		/* u64: time off the CPU inside calls */
-	WSC_LAT_A_TRACE_ERRNO_COUNT,	/* nest of WSC_LAT_ERRNO_*, repeated */
-	WSC_LAT_A_TRACE_FILTERED,	/* u64: calls the filters left out */
-	WSC_LAT_A_TRACE_LOST_ERRNOS,	/* u64: failed calls in no errno count */
-	WSC_LAT_A_TRACE_LOST_RECORDS,	/* u64: tasks with no per-task record */
-	WSC_LAT_A_TRACE_TID,		/* u32: a task of the trace */
-	WSC_LAT_A_TRACE_PPID,		/* u32: its parent process when it joined */
-	WSC_LAT_A_TRACE_COMM,		/* string: its command name */
-	WSC_LAT_A_TRACE_TGID,		/* u32: its process */
-	WSC_LAT_A_TRACE_WRAPPED,	/* u64: of the calls, run by a wsc batch */
-
-	__WSC_LAT_A_MAX,
-	WSC_LAT_A_MAX = __WSC_LAT_A_MAX - 1
-};
-
-enum wsc_lat_bucket_attr {
-	WSC_LAT_BUCKET_UNSPEC,
-	WSC_LAT_BUCKET_PAD,
-	WSC_LAT_BUCKET_CPU,		/* u32 */
-	WSC_LAT_BUCKET_LOW_NS,		/* u64: smallest value in the bucket */
-	WSC_LAT_BUCKET_HIGH_NS,		/* u64: largest value in the bucket */
-	WSC_LAT_BUCKET_COUNT,		/* u64 */
-
-	__WSC_LAT_BUCKET_MAX,
-	WSC_LAT_BUCKET_MAX = __WSC_LAT_BUCKET_MAX - 1
-};
-
-/* One errno's count in a trace's call (WSC_LAT_A_TRACE_ERRNO_COUNT). */
-enum wsc_lat_errno_attr {
-	WSC_LAT_ERRNO_UNSPEC,
-	WSC_LAT_ERRNO_PAD,
-	WSC_LAT_ERRNO_VALUE,		/* u32: 1..4095 */
-	WSC_LAT_ERRNO_COUNT,		/* u64 */
-
-	__WSC_LAT_ERRNO_MAX,
-	WSC_LAT_ERRNO_MAX = __WSC_LAT_ERRNO_MAX - 1
+	__WSC_LAT_A_EXPERIMENT_MAX,
+	WSC_LAT_A_EXPERIMENT_MAX = __WSC_LAT_A_EXPERIMENT_MAX - 1
 };
 
 /*
- * The trace: per-syscall latency histograms of a process tree, a cgroup
- * or the whole machine, from the raw_syscalls tracepoints
- * (Documentation/trace.md).  Up to WSC_TRACE_MAX traces exist at once,
- * each with its own target, filters and counts.  A trace belongs to the
- * netlink socket that started it: when that socket is closed the trace
- * is stopped and freed.  The other commands name a trace by RUN_ID;
- * without it they mean the newest trace the socket started (STATUS,
- * FETCH and TASKS: or else the newest trace of all).  STOP and RESET of
- * another socket's trace need CAP_SYS_ADMIN.
- *
- *   WSC_LAT_CMD_TRACE_START  do    CAP_SYS_ADMIN or CAP_PERFMON
- *       in:  exactly one target: TRACE_PID (a process, its threads and
- *            every descendant, followed through fork and clone),
- *            TRACE_CGROUP (a path on the cgroup v2 hierarchy as the
- *            caller's cgroup namespace sees it, e.g. "/system.slice";
- *            every task in it or below) or TRACE_ALL (every task); the
- *            caller's own process is never counted in a cgroup or
- *            machine-wide trace.  Filters, all optional: TRACE_CALL_SET
- *            (a bitmap, bit n of byte n / 8 for number n, at most
- *            WSC_TRACE_NR_MAX bits: count only those calls; numbers past
- *            the kernel's last call are ignored), TRACE_FAILED
- *            (count only calls that return -4095..-1), TRACE_ERRNO (count
- *            only calls that return -TRACE_ERRNO).
- *       out: a status message of the new trace (its RUN_ID).
- *       -EBUSY while WSC_TRACE_MAX traces exist, or while this socket's
- *       previous trace is active; -ESRCH for no such process (or one
- *       that is exiting); -ENOENT/-ENOTDIR for a bad cgroup path;
- *       -EINVAL for two targets, none, a kernel thread, or a call set
- *       with none of the kernel's calls; -ERANGE for an errno out of
- *       range (1..WSC_TRACE_ERRNO_MAX).  Starting drops
- *       this socket's previous trace.  While a trace is active the module
- *       cannot be unloaded.
- *   WSC_LAT_CMD_TRACE_STOP   do    CAP_SYS_ADMIN or CAP_PERFMON
- *       Detaches; the counts stay until the next start, a reset or the
- *       owner's close.  A trace that has already ended is left as it is;
- *       -ENOENT when there is no such trace; -EPERM for another socket's
- *       without CAP_SYS_ADMIN.
- *   WSC_LAT_CMD_TRACE_STATUS do    out: one status message: TRACE_STATE,
- *       and unless idle RUN_ID, TRACE_PID, TRACE_CGROUP or TRACE_ALL,
- *       TRACE_END, DURATION_NS (so far, while active), TRACE_TASKS,
- *       TRACE_LIVE, TRACE_TASK_SLOTS, TRACE_HIST_SLOTS, the TRACE_LOST_*,
- *       TRACE_FOREIGN, TRACE_UNMATCHED, TRACE_UNFINISHED and
- *       TRACE_FILTERED counts, and the filters it was started with.
- *   WSC_LAT_CMD_TRACE_FETCH  dump  out: per system call that was seen, a
- *       message of TRACE_NR, TRACE_CALLS, ERRORS, TRACE_TOTAL_NS,
- *       TRACE_OFF_NS, TRACE_MAX_NS, TRACE_WRAPPED, TRACE_ERRNO_COUNTs (VALUE, COUNT) and
- *       BUCKETs (LOW_NS, HIGH_NS, COUNT: the non-empty log-linear buckets,
- *       every CPU merged, no CPU attribute); a call with more buckets
- *       than fit goes on in messages of TRACE_NR and BUCKETs only.
- *       -ENODATA (in NLMSG_DONE) when there is no trace.  While the trace
- *       is active the figures are a live snapshot.
- *   WSC_LAT_CMD_TRACE_TASKS  dump  CAP_SYS_ADMIN or CAP_PERFMON
- *       out: per task the trace followed, in the order they joined, a
- *       message of TRACE_TID, TRACE_TGID, TRACE_PPID (pids in the
- *       starter's pid namespace), TRACE_COMM, TRACE_CALLS, ERRORS,
- *       TRACE_TOTAL_NS and TRACE_OFF_NS.
- *   WSC_LAT_CMD_TRACE_RESET  do    CAP_SYS_ADMIN or CAP_PERFMON
- *       Frees the counts; -EBUSY while the trace is active; -EPERM for
- *       another socket's without CAP_SYS_ADMIN.
+ * The result of an experiment's last run: what ran (experiment, iterations,
+ * cpu), its statistics (RUN and GET_STATS), its raw samples (GET_SAMPLES)
+ * or its histogram buckets (GET_HIST).
  */
-enum wsc_trace_state {
-	WSC_TRACE_IDLE		= 0,	/* no trace, no counts */
-	WSC_TRACE_ACTIVE	= 1,	/* attached and counting */
-	WSC_TRACE_ENDED		= 2,	/* detached; counts kept */
+enum wsc_lat_result_attr {
+	WSC_LAT_A_RESULT_UNSPEC,
+	WSC_LAT_A_RESULT_PAD,			/* pad */
+	WSC_LAT_A_RESULT_EXPERIMENT,		/* string */
+	WSC_LAT_A_RESULT_ITERATIONS,		/* u32 */
+	WSC_LAT_A_RESULT_CPU,			/* u32, repeated */
+	WSC_LAT_A_RESULT_COUNT,			/* u64 */
+	WSC_LAT_A_RESULT_ERRORS,		/* u64 */
+	WSC_LAT_A_RESULT_WARMUP,		/* u32 */
+	WSC_LAT_A_RESULT_MEAN_PS,		/* u64 */
+	WSC_LAT_A_RESULT_MEDIAN_PS,		/* u64 */
+	WSC_LAT_A_RESULT_STDDEV_PS,		/* u64 */
+	WSC_LAT_A_RESULT_MIN_PS,		/* u64 */
+	WSC_LAT_A_RESULT_MAX_PS,		/* u64 */
+	WSC_LAT_A_RESULT_CI95_LO_PS,		/* u64 */
+	WSC_LAT_A_RESULT_CI95_HI_PS,		/* u64 */
+	WSC_LAT_A_RESULT_P50_PS,		/* u64 */
+	WSC_LAT_A_RESULT_P95_PS,		/* u64 */
+	WSC_LAT_A_RESULT_P99_PS,		/* u64 */
+	WSC_LAT_A_RESULT_TIMER_PS,		/* u64 */
+	WSC_LAT_A_RESULT_BLOCK_PS,		/* u64 */
+	WSC_LAT_A_RESULT_BLOCK_OPS,		/* u32 */
+	WSC_LAT_A_RESULT_RUN_ID,		/* u64 */
+	WSC_LAT_A_RESULT_DURATION_NS,		/* u64 */
+	WSC_LAT_A_RESULT_FIRST_INDEX,		/* u64 */
+	WSC_LAT_A_RESULT_SAMPLE,		/* u64, repeated */
+	WSC_LAT_A_RESULT_BUCKET,		/* nest of wsc_lat_bucket_attr, repeated */
+
+	__WSC_LAT_A_RESULT_MAX,
+	WSC_LAT_A_RESULT_MAX = __WSC_LAT_A_RESULT_MAX - 1
 };
 
-enum wsc_trace_end {
-	WSC_TRACE_END_NONE	= 0,	/* still active */
-	WSC_TRACE_END_STOPPED	= 1,	/* TRACE_STOP */
-	WSC_TRACE_END_EXITED	= 2,	/* every traced task has exited */
+/*
+ * A trace: what trace-start asks for (a target, filters), what the other
+ * trace commands name it by (id), and its status.
+ */
+enum wsc_lat_trace_attr {
+	WSC_LAT_A_TRACE_UNSPEC,
+	WSC_LAT_A_TRACE_PAD,			/* pad */
+	WSC_LAT_A_TRACE_ID,			/* u64 */
+	WSC_LAT_A_TRACE_PID,			/* u32 */
+	WSC_LAT_A_TRACE_CGROUP,			/* string */
+	WSC_LAT_A_TRACE_ALL,			/* flag */
+	WSC_LAT_A_TRACE_CALL_SET,		/* binary */
+	WSC_LAT_A_TRACE_FAILED,			/* flag */
+	WSC_LAT_A_TRACE_ERRNO,			/* u32 */
+	WSC_LAT_A_TRACE_STATE,			/* u32: enum wsc_trace_state */
+	WSC_LAT_A_TRACE_END,			/* u32: enum wsc_trace_end */
+	WSC_LAT_A_TRACE_DURATION_NS,		/* u64 */
+	WSC_LAT_A_TRACE_TASKS,			/* u64 */
+	WSC_LAT_A_TRACE_LIVE,			/* u32 */
+	WSC_LAT_A_TRACE_TASK_SLOTS,		/* u32 */
+	WSC_LAT_A_TRACE_HIST_SLOTS,		/* u32 */
+	WSC_LAT_A_TRACE_LOST_TASKS,		/* u64 */
+	WSC_LAT_A_TRACE_LOST_CALLS,		/* u64 */
+	WSC_LAT_A_TRACE_LOST_EXITS,		/* u64 */
+	WSC_LAT_A_TRACE_LOST_HIST,		/* u64 */
+	WSC_LAT_A_TRACE_LOST_ERRNOS,		/* u64 */
+	WSC_LAT_A_TRACE_LOST_RECORDS,		/* u64 */
+	WSC_LAT_A_TRACE_FOREIGN,		/* u64 */
+	WSC_LAT_A_TRACE_UNMATCHED,		/* u64 */
+	WSC_LAT_A_TRACE_UNFINISHED,		/* u64 */
+	WSC_LAT_A_TRACE_FILTERED,		/* u64 */
+
+	__WSC_LAT_A_TRACE_MAX,
+	WSC_LAT_A_TRACE_MAX = __WSC_LAT_A_TRACE_MAX - 1
 };
 
-#define WSC_TRACE_CGROUP_MAX	4095	/* longest cgroup path, without NUL */
-#define WSC_TRACE_MAX		8	/* traces at once */
-#define WSC_TRACE_NR_MAX	1024	/* bits of TRACE_CALL_SET */
-#define WSC_TRACE_ERRNO_MAX	4095	/* largest errno a call returns */
+/* One system call's row of a trace (trace-fetch). */
+enum wsc_lat_call_attr {
+	WSC_LAT_A_CALL_UNSPEC,
+	WSC_LAT_A_CALL_PAD,			/* pad */
+	WSC_LAT_A_CALL_NR,			/* u32 */
+	WSC_LAT_A_CALL_COUNT,			/* u64 */
+	WSC_LAT_A_CALL_ERRORS,			/* u64 */
+	WSC_LAT_A_CALL_TOTAL_NS,		/* u64 */
+	WSC_LAT_A_CALL_OFF_NS,			/* u64 */
+	WSC_LAT_A_CALL_MAX_NS,			/* u64 */
+	WSC_LAT_A_CALL_WRAPPED,			/* u64 */
+	WSC_LAT_A_CALL_ERRNO,			/* nest of wsc_lat_errno_attr, repeated */
+	WSC_LAT_A_CALL_BUCKET,			/* nest of wsc_lat_bucket_attr, repeated */
+
+	__WSC_LAT_A_CALL_MAX,
+	WSC_LAT_A_CALL_MAX = __WSC_LAT_A_CALL_MAX - 1
+};
+
+/* One task a trace followed (trace-tasks). */
+enum wsc_lat_task_attr {
+	WSC_LAT_A_TASK_UNSPEC,
+	WSC_LAT_A_TASK_PAD,			/* pad */
+	WSC_LAT_A_TASK_TID,			/* u32 */
+	WSC_LAT_A_TASK_TGID,			/* u32 */
+	WSC_LAT_A_TASK_PPID,			/* u32 */
+	WSC_LAT_A_TASK_COMM,			/* string */
+	WSC_LAT_A_TASK_CALLS,			/* u64 */
+	WSC_LAT_A_TASK_ERRORS,			/* u64 */
+	WSC_LAT_A_TASK_TOTAL_NS,		/* u64 */
+	WSC_LAT_A_TASK_OFF_NS,			/* u64 */
+
+	__WSC_LAT_A_TASK_MAX,
+	WSC_LAT_A_TASK_MAX = __WSC_LAT_A_TASK_MAX - 1
+};
+
+/* One errno's count in a call row. */
+enum wsc_lat_errno_attr {
+	WSC_LAT_A_ERRNO_UNSPEC,
+	WSC_LAT_A_ERRNO_PAD,			/* pad */
+	WSC_LAT_A_ERRNO_VALUE,			/* u32 */
+	WSC_LAT_A_ERRNO_COUNT,			/* u64 */
+
+	__WSC_LAT_A_ERRNO_MAX,
+	WSC_LAT_A_ERRNO_MAX = __WSC_LAT_A_ERRNO_MAX - 1
+};
+
+/* One non-empty bucket of a log-linear histogram (include/wsc_hist.h). */
+enum wsc_lat_bucket_attr {
+	WSC_LAT_A_BUCKET_UNSPEC,
+	WSC_LAT_A_BUCKET_PAD,			/* pad */
+	WSC_LAT_A_BUCKET_CPU,			/* u32 */
+	WSC_LAT_A_BUCKET_LOW_NS,		/* u64 */
+	WSC_LAT_A_BUCKET_HIGH_NS,		/* u64 */
+	WSC_LAT_A_BUCKET_COUNT,			/* u64 */
+
+	__WSC_LAT_A_BUCKET_MAX,
+	WSC_LAT_A_BUCKET_MAX = __WSC_LAT_A_BUCKET_MAX - 1
+};
+/* End of the generated part. */
 
 #endif /* _UAPI_LINUX_WSC_H */
