@@ -24,7 +24,7 @@
 #                      added to DKMS and installed for KRELEASE
 #                      (DKMS_KERNELS= to name others; DESTDIR= only copies)
 #   make dkms-uninstall  the module out of DKMS (every kernel) and /usr/src
-#   make deb           the Debian packages (wsc-dkms, libwsc0.2, libwsc-dev,
+#   make deb           the Debian packages (wsc-dkms, libwsc1, libwsc-dev,
 #                      wsc) in build/deb, checked by lintian
 #   make clean         build/ and kbuild's files in kmod/ removed
 #
@@ -85,8 +85,8 @@
 
 VERSION := $(shell cat VERSION)
 # The soname's version: major.minor while the major is 0, since any 0.x
-# release may break the library's ABI (libwsc.so.0.2); the major alone
-# from 1.0 on.  Documentation/libwsc.md, "Versions".
+# release could break the library's ABI (libwsc.so.0.2); the major alone
+# from 1.0 on (libwsc.so.1).  Documentation/libwsc.md, "Versions".
 VERSION_WORDS := $(subst ., ,$(VERSION))
 SOVERSION := $(if $(filter 0,$(word 1,$(VERSION_WORDS))),$(word 1,$(VERSION_WORDS)).$(word 2,$(VERSION_WORDS)),$(word 1,$(VERSION_WORDS)))
 

@@ -548,7 +548,7 @@ int wsc_trace_tasks(struct wsc_trace *tr,
 /* Free the counts; -EBUSY while the trace is active. */
 int wsc_trace_reset(struct wsc_trace *tr);
 
-/* The library's version, e.g. "0.2.0". */
+/* The library's version, e.g. "1.0.0". */
 const char *wsc_version(void);
 
 #ifdef __cplusplus
