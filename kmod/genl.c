@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The generic netlink family "syscall_lat", the module's one control
- * channel: its registration, its ops table, one policy per command and
- * the message writers the lab's and the trace's handlers share.  The
- * handlers are in genl_lab.c (RUN, GET_STATS, GET_SAMPLES, GET_HIST,
- * RESET) and genl_trace.c (TRACE_*).  include/uapi/linux/wsc.h maps the
+ * channel: its registration, its ops table and one policy per command.
+ * The handlers are in genl_lab.c (RUN, GET_STATS, GET_SAMPLES, GET_HIST,
+ * RESET) and genl_trace.c (TRACE_*); the writers they share, below them
+ * and this file, in genl_msg.c, which genl.c hands the family to at init
+ * so that no handler uses this file back.  include/uapi/linux/wsc.h maps the
  * commands and attributes and Documentation/netlink/syscall_lat.yaml
  * describes them in full.
  *
@@ -21,89 +22,12 @@
 #include <linux/netlink.h>
 #include <net/genetlink.h>
 
-#include <wsc_hist.h>
-
 #include "wsc.h"
 #include "genl.h"
 #include "genl_family.h"
+#include "genl_msg.h"
 /* One request policy per command, generated from the spec. */
 #include "genl_policy.h"
-
-/**
- * wsc_genl_version_ok() - is @nlh a request of this family's version?
- * @nlh:    the request
- * @extack: where a refusal says why
- *
- * Version 1 of the family had one attribute space for every command;
- * version 2 has a set per object, numbered anew.  A client of version 1
- * (libwsc 0.x) is told so rather than answered in numbers it would
- * misread.  Called first by every handler: the ops of 6.1 have no hook
- * that runs before the attributes are parsed, so a request of version 1
- * whose attributes do not fit the new policy gets the policy's -EINVAL
- * instead; either way it gets no reply.
- *
- * Return: true, or false with the message set (answer -EPROTO).
- */
-bool wsc_genl_version_ok(const struct nlmsghdr *nlh,
-			 struct netlink_ext_ack *extack)
-{
-	const struct genlmsghdr *hdr = nlmsg_data(nlh);
-
-	if (hdr->version == WSC_LAT_GENL_VERSION)
-		return true;
-	NL_SET_ERR_MSG(extack,
-		       "wsc.ko speaks version " __stringify(WSC_LAT_GENL_VERSION)
-		       " of the family syscall_lat: update libwsc (1.0 or later)");
-	return false;
-}
-
-/**
- * wsc_genl_put_bucket() - one bucket nest: bucket @i's bounds and @count
- * @skb:   the message
- * @attr:  the nest's attribute: WSC_LAT_A_RESULT_BUCKET or
- *         WSC_LAT_A_CALL_BUCKET
- * @cpu:   the CPU whose histogram it is from, or WSC_GENL_ALL_CPUS for a
- *         histogram merged over every CPU (the trace's): no CPU attribute
- * @i:     the log-linear bucket (wsc_hist.h)
- * @count: values in it
- *
- * Return: 0, or -EMSGSIZE with @skb as it was.
- */
-int wsc_genl_put_bucket(struct sk_buff *skb, int attr, s64 cpu,
-			unsigned int i, u64 count)
-{
-	struct nlattr *nest;
-
-	nest = nla_nest_start(skb, attr);
-	if (!nest)
-		return -EMSGSIZE;
-	if ((cpu != WSC_GENL_ALL_CPUS &&
-	     nla_put_u32(skb, WSC_LAT_A_BUCKET_CPU, cpu)) ||
-	    nla_put_u64_64bit(skb, WSC_LAT_A_BUCKET_LOW_NS, wsc_hist_low(i),
-			      WSC_LAT_A_BUCKET_PAD) ||
-	    nla_put_u64_64bit(skb, WSC_LAT_A_BUCKET_HIGH_NS, wsc_hist_high(i),
-			      WSC_LAT_A_BUCKET_PAD) ||
-	    nla_put_u64_64bit(skb, WSC_LAT_A_BUCKET_COUNT, count,
-			      WSC_LAT_A_BUCKET_PAD)) {
-		nla_nest_cancel(skb, nest);
-		return -EMSGSIZE;
-	}
-	nla_nest_end(skb, nest);
-	return 0;
-}
-
-/**
- * wsc_genl_dump_progress() - what a dumpit returns when @skb is full
- * @skb: the dump's buffer, after a message did not fit
- *
- * Return: the bytes in @skb, which makes the core call again, unless
- * nothing fitted into an empty @skb: returning 0 then would end the dump
- * early without a word, so -EMSGSIZE.
- */
-int wsc_genl_dump_progress(struct sk_buff *skb)
-{
-	return skb->len ? skb->len : -EMSGSIZE;
-}
 
 /* The lab's commands (genl_lab.c), then the trace's (genl_trace.c). */
 static const struct genl_ops wsc_genl_ops[] = {
@@ -203,7 +127,7 @@ static const struct genl_ops wsc_genl_ops[] = {
  * permission model for userspace; Documentation/abi.md, "The generic
  * netlink family".
  */
-struct genl_family wsc_genl_family __ro_after_init = {
+static struct genl_family wsc_genl_family __ro_after_init = {
 	.name		= WSC_LAT_GENL_NAME,
 	.version	= WSC_LAT_GENL_VERSION,
 	.module		= THIS_MODULE,
@@ -223,12 +147,14 @@ MODULE_ALIAS_GENL_FAMILY(WSC_LAT_GENL_NAME);
 /**
  * wsc_genl_init() - register the generic netlink family "syscall_lat"
  *
- * Call it once lab.c is ready: a request may arrive at once.
+ * Call it once lab.c is ready: a request may arrive at once, so the
+ * handlers' writers (genl_msg.c) are given the family first.
  *
  * Return: 0 or -errno.
  */
 int wsc_genl_init(void)
 {
+	wsc_genl_msg_init(&wsc_genl_family);
 	return genl_register_family(&wsc_genl_family);
 }
 

@@ -16,6 +16,7 @@
 
 #include "wsc.h"
 #include "genl.h"
+#include "genl_msg.h"
 #include "lab.h"
 
 /* The experiment @nla names, or -ENOENT with a message. */
@@ -145,7 +146,7 @@ static int wsc_genl_lab_put_result(struct sk_buff *skb,
 	void *hdr;
 	u32 i;
 
-	hdr = genlmsg_put(skb, portid, seq, &wsc_genl_family, flags, cmd);
+	hdr = wsc_genl_put_hdr(skb, portid, seq, flags, cmd);
 	if (!hdr)
 		return -EMSGSIZE;
 
@@ -519,9 +520,9 @@ int wsc_genl_lab_dump_samples(struct sk_buff *skb,
 	if (d->next >= r->fig.sum.count)
 		return 0;
 
-	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
-			  &wsc_genl_family, NLM_F_MULTI,
-			  WSC_LAT_CMD_GET_SAMPLES);
+	hdr = wsc_genl_put_hdr(skb, NETLINK_CB(cb->skb).portid,
+			       cb->nlh->nlmsg_seq, NLM_F_MULTI,
+			       WSC_LAT_CMD_GET_SAMPLES);
 	if (!hdr)
 		return wsc_genl_dump_progress(skb);
 	if (nla_put_u64_64bit(skb, WSC_LAT_A_RESULT_FIRST_INDEX, first,
@@ -566,8 +567,9 @@ int wsc_genl_lab_dump_hist(struct sk_buff *skb, struct netlink_callback *cb)
 	if (d->role >= r->fig.req.nr_cpus)
 		return 0;
 
-	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
-			  &wsc_genl_family, NLM_F_MULTI, WSC_LAT_CMD_GET_HIST);
+	hdr = wsc_genl_put_hdr(skb, NETLINK_CB(cb->skb).portid,
+			       cb->nlh->nlmsg_seq, NLM_F_MULTI,
+			       WSC_LAT_CMD_GET_HIST);
 	if (!hdr)
 		return wsc_genl_dump_progress(skb);
 	for (; d->role < r->fig.req.nr_cpus; d->role++, d->bucket = 0) {

@@ -22,6 +22,7 @@
 
 #include "wsc.h"
 #include "genl.h"
+#include "genl_msg.h"
 #include "trace.h"
 
 static bool wsc_genl_trace_capable(const struct sk_buff *skb)
@@ -251,8 +252,8 @@ static int wsc_genl_trace_reply_status(struct genl_info *info,
 	msg = genlmsg_new(wsc_genl_trace_status_size(&st), GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
-	hdr = genlmsg_put_reply(msg, info, &wsc_genl_family, 0,
-				WSC_LAT_CMD_TRACE_STATUS);
+	hdr = wsc_genl_put_hdr(msg, info->snd_portid, info->snd_seq, 0,
+			       WSC_LAT_CMD_TRACE_STATUS);
 	if (!hdr || wsc_genl_trace_put_status(msg, &st)) {
 		/* The size above is wrong: a bug, not the caller's. */
 		WARN_ON_ONCE(1);
@@ -434,9 +435,9 @@ static int wsc_genl_trace_put_call(struct sk_buff *skb,
 	void *hdr;
 	u64 count;
 
-	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
-			  &wsc_genl_family, NLM_F_MULTI,
-			  WSC_LAT_CMD_TRACE_FETCH);
+	hdr = wsc_genl_put_hdr(skb, NETLINK_CB(cb->skb).portid,
+			       cb->nlh->nlmsg_seq, NLM_F_MULTI,
+			       WSC_LAT_CMD_TRACE_FETCH);
 	if (!hdr)
 		return -EMSGSIZE;
 	if (nla_put_u32(skb, WSC_LAT_A_CALL_NR, d->nr))
@@ -514,9 +515,9 @@ static int wsc_genl_trace_put_task(struct sk_buff *skb,
 {
 	void *hdr;
 
-	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
-			  &wsc_genl_family, NLM_F_MULTI,
-			  WSC_LAT_CMD_TRACE_TASKS);
+	hdr = wsc_genl_put_hdr(skb, NETLINK_CB(cb->skb).portid,
+			       cb->nlh->nlmsg_seq, NLM_F_MULTI,
+			       WSC_LAT_CMD_TRACE_TASKS);
 	if (!hdr)
 		return -EMSGSIZE;
 	if (nla_put_u32(skb, WSC_LAT_A_TASK_TID, READ_ONCE(rec->tid)) ||
