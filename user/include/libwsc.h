@@ -52,6 +52,8 @@ enum wsc_batch_flags {
 	WSC_BATCH_CONVENTIONAL	= 1u << 2,
 	/* Collect mode from the start, at WSC_DEFAULT_THRESHOLD. */
 	WSC_BATCH_COLLECT	= 1u << 3,
+	/* Submissions below the break-even run as plain calls (1.1). */
+	WSC_BATCH_BREAK_EVEN	= 1u << 4,
 };
 
 /* Default collect-mode threshold: the WSC paper flushed at 8 calls. */
@@ -71,6 +73,25 @@ bool wsc_batch_is_native(const struct wsc_batch *b);
  * 0 (the default without WSC_BATCH_COLLECT) submits only when asked.
  */
 int wsc_batch_set_threshold(struct wsc_batch *b, unsigned int threshold);
+
+/*
+ * WSC_BATCH_BREAK_EVEN: a submission of fewer entries than the break-even
+ * runs as plain calls (as where the module refuses, the same results),
+ * a larger one through /dev/wsc, so that a program may batch everywhere.
+ * The break-even is this machine's, from the calibration that
+ * `wsc trace --advise` stores (wsc_break_even()), unless
+ * wsc_batch_set_break_even() gives one: 0 always wraps,
+ * WSC_BREAK_EVEN_NEVER never does.  Without either the flag changes
+ * nothing.  wsc_batch_set_break_even() is -EINVAL without the flag.
+ */
+int wsc_batch_set_break_even(struct wsc_batch *b, unsigned int n);
+/*
+ * The calibrated break-even, read once per process ($WSC_CALIBRATION, or
+ * the stored calibration of this kernel); 0 when there is none,
+ * WSC_BREAK_EVEN_NEVER when no batch up to 1024 calls pays.
+ */
+unsigned int wsc_break_even(void);
+#define WSC_BREAK_EVEN_NEVER	0xffffffffu
 
 /*
  * Run every pending entry.  Resumes by itself after a signal, so that on

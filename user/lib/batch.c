@@ -95,7 +95,8 @@ static void wsc_batch_note_refusal(struct wsc_batch *b)
 int wsc_batch_create(struct wsc_batch **bp, unsigned int flags)
 {
 	const unsigned int known = WSC_BATCH_TIMING | WSC_BATCH_FALLBACK |
-				   WSC_BATCH_CONVENTIONAL | WSC_BATCH_COLLECT;
+				   WSC_BATCH_CONVENTIONAL | WSC_BATCH_COLLECT |
+				   WSC_BATCH_BREAK_EVEN;
 	struct wsc_batch *b;
 	struct wsc_version v;
 	int fd = -1;
@@ -131,6 +132,8 @@ int wsc_batch_create(struct wsc_batch **bp, unsigned int flags)
 		wsc_batch_check_policy(b);
 	if (flags & WSC_BATCH_COLLECT)
 		b->threshold = WSC_DEFAULT_THRESHOLD;
+	if (flags & WSC_BATCH_BREAK_EVEN)
+		b->break_even = wsc_break_even();
 	if (fd >= 0)
 		wsc_batch_set_runner(b, wsc_run_ioctl, b, WSC_MAX_ENTRIES);
 	else
@@ -172,6 +175,14 @@ int wsc_batch_set_threshold(struct wsc_batch *b, unsigned int threshold)
 	if (threshold > WSC_BATCH_LIMIT)
 		return -EINVAL;
 	b->threshold = threshold;
+	return 0;
+}
+
+int wsc_batch_set_break_even(struct wsc_batch *b, unsigned int n)
+{
+	if (!(b->flags & WSC_BATCH_BREAK_EVEN))
+		return -EINVAL;
+	b->break_even = n;
 	return 0;
 }
 
@@ -343,18 +354,21 @@ static int wsc_batch_run_plain(struct wsc_batch *b,
 
 /*
  * One submission of @n entries: to the module, or, where it refuses the
- * caller (now, or recently: see wsc_batch_note_refusal()), as plain
- * calls.  Either way the results land from b->done on and the return
+ * caller (now, or recently: see wsc_batch_note_refusal()) or the
+ * submission is too small to pay for a batch (WSC_BATCH_BREAK_EVEN), as
+ * plain calls.  Either way the results land from b->done on and the return
  * value means the same: how many entries have a result, or -errno with
  * nothing run.
  */
 static int wsc_batch_run_once(struct wsc_batch *b, const struct wsc_entry *ent,
 			      unsigned int n, uint32_t run_flags,
-			      uint32_t *error_index)
+			      uint32_t *error_index, bool below_break_even)
 {
 	bool native = b->run == wsc_run_ioctl;
 	int ret;
 
+	if (below_break_even && b->run != wsc_run_conventional)
+		return wsc_batch_run_plain(b, ent, n, run_flags, error_index);
 	if (native && b->native_skip) {
 		if (b->native_skip != WSC_NATIVE_NEVER)
 			b->native_skip--;
@@ -389,6 +403,12 @@ int wsc_batch_submit(struct wsc_batch *b)
 {
 	unsigned int first = b->done;
 	uint32_t run_flags = 0;
+	/*
+	 * The whole submission's size decides, once: the parts of one cut
+	 * at the limit, or resumed after a signal, go the same way.
+	 */
+	bool below_break_even = (b->flags & WSC_BATCH_BREAK_EVEN) &&
+				b->count - first < b->break_even;
 
 	if (b->flags & WSC_BATCH_TIMING)
 		run_flags |= WSC_SUBMIT_TIMING;
@@ -427,7 +447,8 @@ int wsc_batch_submit(struct wsc_batch *b)
 			wsc_batch_rebase(b, b->done, n);
 			ent = b->scratch;
 		}
-		ret = wsc_batch_run_once(b, ent, n, run_flags, &error_index);
+		ret = wsc_batch_run_once(b, ent, n, run_flags, &error_index,
+					 below_break_even);
 		if (ret == -EFAULT && error_index != WSC_NO_INDEX &&
 		    error_index <= n) {
 			wsc_batch_lost_results(b, error_index);

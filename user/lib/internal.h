@@ -48,6 +48,8 @@ struct wsc_batch {
 	unsigned int native_skip;	/* submissions to run plain before the
 					   module is asked again */
 	unsigned int backoff;	/* the next native_skip after a refusal */
+	unsigned int break_even;	/* WSC_BATCH_BREAK_EVEN: submissions of
+					   fewer entries run plain */
 
 	struct wsc_entry *scratch;	/* one submission, references rebased */
 };
