@@ -135,6 +135,9 @@ VM_SRCS := $(wildcard tests/vm/t_*.c)
 VM_BINS := $(VM_SRCS:tests/vm/%.c=$(B)/tests/vm/%)
 # Programs the VM tests run (not tests themselves).
 VM_TOOLS := $(B)/tests/vm/wl_calls $(B)/tests/vm/wl_txn $(B)/tests/vm/wl_batch
+# The programs that validate wsc trace --advise (tools/measure/advise-validate).
+ADVISE_PROGS := $(B)/workloads/advise/adv-scan $(B)/workloads/advise/adv-copy \
+	$(B)/workloads/advise/adv-mix
 # The examples the README and the manual pages quote.
 EXAMPLES := $(patsubst examples/%.c,$(B)/examples/%,$(wildcard examples/*.c))
 # The fuzzer (tests/fuzz, Documentation/testing.md "Fuzzing"): raw ioctls
@@ -198,7 +201,7 @@ user: $(STATIC_LIB) $(SHARED_LIB) $(B)/libwsc.pc $(B)/libwsc-uninstalled.pc $(CL
 
 # Every test program: what make check, make unit, make vmtest and
 # tests/vm/run need built.
-tests: $(UNIT_BINS) $(VM_BINS) $(VM_TOOLS) $(FUZZ) $(EXAMPLES)
+tests: $(UNIT_BINS) $(VM_BINS) $(VM_TOOLS) $(FUZZ) $(EXAMPLES) $(ADVISE_PROGS)
 
 examples: $(EXAMPLES)
 
@@ -288,6 +291,14 @@ $(B)/tests/vm/wl_batch: tests/vm/wl_batch.c
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CC) $(CFLAGS) $(WSC_CFLAGS) $(DEPFLAGS) -o $@ $<
 
+# The advise validation programs, static: the few calls of a dynamic
+# loader's start would be advice that their libwsc versions leave alone.
+ADVISE_COMMON := tools/workloads/advise/advise_common.c tools/workloads/advise/advise_files.c
+$(B)/workloads/advise/adv-%: tools/workloads/advise/adv_%.c $(ADVISE_COMMON) $(STATIC_LIB)
+	$(call msg,CC,$<)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS) $(WSC_CFLAGS) $(DEPFLAGS) -static -o $@ $< $(ADVISE_COMMON) $(STATIC_LIB)
+
 # The examples the README and the manual pages quote (tests/tools/
 # test_examples): built as a user's program is, against libwsc.h alone
 # (no -Iuser/lib), with -Wpedantic.
@@ -318,7 +329,8 @@ $(B)/cli/trace/trace_names.o: WSC_CFLAGS += -I$(B)/gen
 
 # The headers each object and test was built from (see DEPFLAGS).
 -include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(UNIT_BINS:=.d) \
-	$(VM_BINS:=.d) $(VM_TOOLS:=.d) $(FUZZ_OBJS:.o=.d) $(EXAMPLES:=.d)
+	$(VM_BINS:=.d) $(VM_TOOLS:=.d) $(FUZZ_OBJS:.o=.d) $(EXAMPLES:=.d) \
+	$(ADVISE_PROGS:=.d)
 
 # No cycle between the files of libwsc, of the CLI or of the module, no
 # leak between the CLI's layers or the module's areas, no name that both

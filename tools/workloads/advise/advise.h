@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The programs that validate `wsc trace --advise`
+ * (tools/measure/advise-validate, Documentation/results/advise.md): each
+ * does one piece of work in several ways, chosen by its first argument,
+ *
+ *   plain         libc's system calls, one kernel entry each: the
+ *                 program `wsc trace --advise` is run on;
+ *   libwsc        rewritten with libwsc as the advice suggests: the runs
+ *                 it names batched, calls alone left plain;
+ *   break-even    every run batched, with WSC_BATCH_BREAK_EVEN: libwsc
+ *                 runs those below the calibrated break-even plain;
+ *   wrapped       every run batched, always through /dev/wsc;
+ *   conventional  every run batched, always as plain calls
+ *                 (WSC_BATCH_CONVENTIONAL: libwsc's own cost alone);
+ *
+ * and prints one line: the mode, the work's time in ns (CLOCK_MONOTONIC
+ * around the work only, set-up excluded), a checksum of what it read,
+ * which must be the same in every mode, and libwsc's counts.
+ */
+#ifndef ADVISE_H
+#define ADVISE_H
+
+#include <stdint.h>
+#include <libwsc.h>
+
+enum adv_mode {
+	ADV_PLAIN,
+	ADV_LIBWSC,
+	ADV_BREAK_EVEN,
+	ADV_WRAPPED,
+	ADV_CONVENTIONAL,
+	ADV_SETUP,	/* make the input, untimed */
+};
+
+/* What a program was asked: the mode, then options. */
+struct adv_args {
+	enum adv_mode mode;
+	const char *path;	/* the folder or file worked on */
+	const char *out;	/* where output goes, if any */
+	unsigned int n;		/* files, or bytes in KiB */
+	unsigned int k;		/* batching: files or pieces per batch */
+	unsigned int piece;	/* bytes per read */
+	unsigned int work;	/* user work between calls, in passes */
+};
+
+/*
+ * Parse "MODE PATH [OUT] [-n N] [-k K] [-p PIECE] [-w WORK]" into @a,
+ * whose fields hold the program's defaults; exits 2 with @usage on an
+ * error.
+ */
+void adv_parse(int argc, char **argv, const char *usage, int want_out,
+	       struct adv_args *a);
+/* The batch a libwsc mode uses (exits 1 on failure), or NULL in plain. */
+struct wsc_batch *adv_batch(enum adv_mode mode);
+/* Submit @b's pending entries; exits 1 on failure. */
+void adv_submit(struct wsc_batch *b);
+/* Monotonic nanoseconds. */
+uint64_t adv_now(void);
+/* Print the result line and free @b. */
+void adv_report(const struct adv_args *a, uint64_t ns, uint64_t sum,
+		struct wsc_batch *b);
+/* A byte-mixing checksum over @len bytes, @passes times (user work). */
+uint64_t adv_checksum(const void *buf, size_t len, unsigned int passes,
+		      uint64_t seed);
+/* Exit 1 with a message naming the failed step and its errno. */
+void adv_die(const char *what, long err) __attribute__((noreturn));
+
+#endif /* ADVISE_H */

@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: MIT
+/*
+ * What the advise validation programs share: their arguments, their
+ * batch, their clock and their one line of output (advise.h).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "advise.h"
+
+static const char *const adv_mode_names[] = {
+	[ADV_PLAIN] = "plain",
+	[ADV_LIBWSC] = "libwsc",
+	[ADV_BREAK_EVEN] = "break-even",
+	[ADV_WRAPPED] = "wrapped",
+	[ADV_CONVENTIONAL] = "conventional",
+	[ADV_SETUP] = "setup",
+};
+
+#define ADV_NMODES (sizeof(adv_mode_names) / sizeof(adv_mode_names[0]))
+
+static void adv_usage(const char *usage)
+{
+	fprintf(stderr, "usage: %s\n", usage);
+	fprintf(stderr, "MODE: plain, libwsc, break-even, wrapped, conventional or setup\n");
+	exit(2);
+}
+
+static unsigned int adv_count(const char *s, const char *usage)
+{
+	unsigned long v;
+	char *end;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || !*s || *end || v == 0 || v > 1u << 24)
+		adv_usage(usage);
+	return (unsigned int)v;
+}
+
+void adv_parse(int argc, char **argv, const char *usage, int want_out,
+	       struct adv_args *a)
+{
+	int opt, need = want_out ? 3 : 2;
+	size_t i;
+
+	while ((opt = getopt(argc, argv, "n:k:p:w:")) != -1) {
+		switch (opt) {
+		case 'n':
+			a->n = adv_count(optarg, usage);
+			break;
+		case 'k':
+			a->k = adv_count(optarg, usage);
+			break;
+		case 'p':
+			a->piece = adv_count(optarg, usage);
+			break;
+		case 'w':
+			a->work = adv_count(optarg, usage);
+			break;
+		default:
+			adv_usage(usage);
+		}
+	}
+	if (argc - optind != need)
+		adv_usage(usage);
+	for (i = 0; i < ADV_NMODES; i++)
+		if (!strcmp(argv[optind], adv_mode_names[i]))
+			break;
+	if (i == ADV_NMODES)
+		adv_usage(usage);
+	a->mode = (enum adv_mode)i;
+	a->path = argv[optind + 1];
+	a->out = want_out ? argv[optind + 2] : NULL;
+}
+
+void adv_die(const char *what, long err)
+{
+	fprintf(stderr, "%s: %s\n", what, strerror((int)(err < 0 ? -err : err)));
+	exit(1);
+}
+
+struct wsc_batch *adv_batch(enum adv_mode mode)
+{
+	static const unsigned int flags[] = {
+		[ADV_LIBWSC] = 0,
+		[ADV_BREAK_EVEN] = WSC_BATCH_BREAK_EVEN,
+		[ADV_WRAPPED] = 0,
+		[ADV_CONVENTIONAL] = WSC_BATCH_CONVENTIONAL,
+	};
+	struct wsc_batch *b;
+	int ret;
+
+	if (mode == ADV_PLAIN || mode == ADV_SETUP)
+		return NULL;
+	ret = wsc_batch_create(&b, flags[mode]);
+	if (ret < 0)
+		adv_die("wsc_batch_create", ret);
+	return b;
+}
+
+void adv_submit(struct wsc_batch *b)
+{
+	int ret = wsc_batch_submit(b);
+
+	if (ret < 0)
+		adv_die("wsc_batch_submit", ret);
+}
+
+uint64_t adv_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+void adv_report(const struct adv_args *a, uint64_t ns, uint64_t sum,
+		struct wsc_batch *b)
+{
+	printf("mode=%s ns=%llu sum=%016llx kernel_entries=%lu plain_calls=%lu break_even=%u\n",
+	       adv_mode_names[a->mode], (unsigned long long)ns,
+	       (unsigned long long)sum, b ? wsc_batch_kernel_entries(b) : 0,
+	       b ? wsc_batch_conventional_calls(b) : 0,
+	       b ? wsc_break_even() : 0);
+	wsc_batch_destroy(b);
+}
+
+uint64_t adv_checksum(const void *buf, size_t len, unsigned int passes,
+		      uint64_t seed)
+{
+	const unsigned char *p = buf;
+	uint64_t h = seed ^ 0x9e3779b97f4a7c15ull;
+	unsigned int pass;
+	size_t i;
+
+	for (pass = 0; pass < passes; pass++)
+		for (i = 0; i < len; i++)
+			h = (h ^ p[i]) * 0x100000001b3ull;
+	return h;
+}
