@@ -17,7 +17,7 @@ _wsc_opts_bench_fit='-n --iters -r --rounds --repetitions -c --cpu --cpus -j --j
 _wsc_opts_klat='-n --iters -c --cpus --cpu -j --json --csv -l --list -h --help'
 _wsc_opts_cp='-n --transactions -s --size -t --threshold -r --rounds --repetitions -c --cpu --cpus --cold --dir --keep -p --programs --sweep --inject -j --json --csv -h --help'
 _wsc_opts_ls='-l --long --conventional --compare -r --rounds --repetitions -j --json --csv --dir --keep -h --help'
-_wsc_opts_trace='-p --pid --cgroup -a --all -e --calls -Z --failed --errno -d --duration --interval -s --sort --time --top --by --hist --cold -o --output -j --json --csv --csv-tasks -h --help'
+_wsc_opts_trace='-p --pid --cgroup -a --all -e --calls -Z --failed --errno -d --duration --interval -s --sort --time --top --by --hist --cold -o --output -j --json --csv --csv-tasks --openmetrics -h --help'
 # wsc trace's -e groups, and the errnos --errno most often wants (it takes
 # any name glibc knows, or a number).
 _wsc_trace_groups='%file %memory %signal %ipc %userdata %locking %other all'
@@ -113,7 +113,8 @@ _wsc()
 				--transactions | -t | --threshold | -r | --repetitions | \
 				--rounds | -p | --programs | --dir | --sweep | --inject | --pid | \
 				--cgroup | -d | --duration | --sort | --output | -e | --calls | \
-				--errno | --interval | --top | --time | --by | --csv-tasks) continue ;;
+				--errno | --interval | --top | --time | --by | --csv-tasks | \
+				--openmetrics) continue ;;
 			esac
 			((args == 0)) && sub=$w
 			((args++))
@@ -123,7 +124,8 @@ _wsc()
 
 	# The value of the option before the cursor.
 	case $cmd:$prev in
-	*:--csv | bench:-o | bench:--output | bench:--out | trace:-o | trace:--output | trace:--csv-tasks)
+	*:--csv | bench:-o | bench:--output | bench:--out | trace:-o | trace:--output | trace:--csv-tasks | \
+		trace:--openmetrics)
 		if [[ $cmd == bench && $prev == --csv ]]; then
 			_wsc_dirs	# bench --csv DIR: one file per call
 		else

@@ -13,6 +13,7 @@
  * FILE, or -o - for stdout); every file is opened before the trace
  * starts, so a path that cannot be written costs no run.
  */
+#include <string.h>
 #include <sys/wait.h>
 
 #include "cmd_trace.h"
@@ -35,7 +36,7 @@ int cmd_trace(int argc, char **argv)
 {
 	struct trace_opts o = { .sort = TRACE_SORT_TOTAL };
 	char cgroup[WSC_TRACE_CGROUP_MAX + 2] = "";
-	struct csv_out csv = { 0 }, csv_tasks = { 0 };
+	struct csv_out csv = { 0 }, csv_tasks = { 0 }, om = { 0 };
 	struct trace_report r = { 0 };
 	struct trace_live lv = { .o = &o };
 	struct wsc_trace_spec spec;
@@ -52,14 +53,19 @@ int cmd_trace(int argc, char **argv)
 	trace_describe(&o, cgroup, &r);
 	lv.prev.time = r.time;
 	lv.prev.top = r.top;
+	/* --openmetrics labels each interval's file, tasks too, as the whole. */
+	lv.prev.by = r.by;
+	memcpy(lv.prev.target, r.target, sizeof(r.target));
 
 	/* Every file first: a path that cannot be written costs no run. */
 	if (trace_sink_open(&out, o.out))
 		return 1;
 	lv.f = out.f;
 	if (trace_csv_open(&csv, "--csv", o.csv) ||
-	    trace_csv_open(&csv_tasks, "--csv-tasks", o.csv_tasks))
+	    trace_csv_open(&csv_tasks, "--csv-tasks", o.csv_tasks) ||
+	    trace_csv_open(&om, "--openmetrics", o.openmetrics))
 		goto close;
+	lv.om = o.openmetrics ? &om : NULL;
 	err = wsc_trace_open(&tr);
 	if (err) {
 		module_report("trace", err, true);
@@ -95,6 +101,7 @@ close:
 		ret = 1;
 	if (csv_commit(&csv_tasks, "trace", !written) && written && ret == 0)
 		ret = 1;
+	csv_abort(&om);		/* FILE.tmp, unless FILE was written */
 	trace_report_free(&lv.prev);
 	trace_report_free(&r);
 	if (tr)

@@ -269,6 +269,22 @@ void trace_print_header(FILE *f, const struct trace_report *r);
 void trace_print_table(FILE *f, const struct trace_report *r, bool hist);
 /* trace_tasks.c: the table per process or thread, with r->by. */
 void trace_print_tasks(FILE *f, const struct trace_report *r);
+/**
+ * struct trace_task_sum - one line of a --by table
+ * @t:       the thread (--by thread), or the process's figures with its
+ *           leader's (or first thread's) tid, ppid and comm
+ * @threads: threads summed
+ */
+struct trace_task_sum {
+	struct wsc_trace_task t;
+	unsigned int threads;
+};
+/*
+ * @r's tasks, per thread or summed per process (@by_process), in join
+ * order: @n of them (malloc'd), or NULL.
+ */
+struct trace_task_sum *trace_sum_tasks(const struct trace_report *r,
+				       bool by_process, size_t *n);
 
 /* trace_json.c */
 void trace_print_json(FILE *f, const struct trace_report *r);

@@ -71,6 +71,9 @@ static void trace_usage(FILE *f)
 		"  -j, --json           one JSON object instead of the table\n"
 		"      --csv FILE       one line per system call into FILE\n"
 		"      --csv-tasks FILE one line per task followed into FILE\n"
+		"      --openmetrics FILE  the counts so far as Prometheus metrics\n"
+		"                       (node_exporter's textfile format) into FILE,\n"
+		"                       replaced at the end and every --interval\n"
 		"  -h, --help           show this help\n\n"
 		"Needs wsc.ko loaded and CAP_SYS_ADMIN or CAP_PERFMON.  With a command,\n"
 		"the exit status is the command's (128 + N when killed by signal N;\n"
@@ -196,15 +199,19 @@ static int trace_parse_value(struct trace_opts *o, int c, const char *arg)
 		return trace_parse_word(o, c, arg);
 	case 'V':
 	case 'W':
+	case 'M':
 	case 'o':
 		if (!arg[0])
 			return trace_bad(c == 'o' ? "-o needs a file name" :
 					 c == 'V' ? "--csv needs a file name" :
+					 c == 'M' ? "--openmetrics needs a file name" :
 					 "--csv-tasks needs a file name", NULL);
 		if (c == 'o')
 			o->out = arg;
 		else if (c == 'V')
 			o->csv = arg;
+		else if (c == 'M')
+			o->openmetrics = arg;
 		else
 			o->csv_tasks = arg;
 		return 0;
@@ -230,6 +237,7 @@ int trace_parse(int argc, char **argv, struct trace_opts *o)
 		{ "errno",	required_argument, NULL, 'E' },
 		{ "hist",	no_argument,	   NULL, 'H' },
 		{ "csv-tasks",	required_argument, NULL, 'W' },
+		{ "openmetrics", required_argument, NULL, 'M' },
 		{ "output",	required_argument, NULL, 'o' },
 		OPT_CSV('V'), OPT_JSON, OPT_HELP, OPT_END
 	};

@@ -11,8 +11,8 @@
  *                    stopped and read back
  *   trace_live.c     --interval: each interval's figures while tracing
  *   trace_fetch.c    the kernel's rows and tasks into a report
- *   trace_output.c   where the report goes (-o, --csv, --csv-tasks) and
- *                    in which form
+ *   trace_output.c   where the report goes (-o, --csv, --csv-tasks,
+ *                    --openmetrics) and in which form
  *
  * The report itself (trace.h) knows nothing of these.
  */
@@ -50,6 +50,7 @@ struct trace_opts {
 	const char *out;
 	const char *csv;
 	const char *csv_tasks;
+	const char *openmetrics;
 	bool have_calls;
 	uint64_t calls[TRACE_CALL_WORDS];
 	char calls_text[200];
@@ -104,10 +105,12 @@ int trace_fetch_tasks(struct wsc_trace *tr, struct trace_report *r);
  * @begin_ns: when the trace started (clock_now_ns())
  * @last_ns:  when the previous fetch was, from @begin_ns
  * @next_ns:  when the next one is due (clock_now_ns())
+ * @om:       --openmetrics FILE, rewritten at each one (NULL: none)
  */
 struct trace_live {
 	const struct trace_opts *o;
 	FILE *f;
+	struct csv_out *om;
 	struct trace_report prev;
 	unsigned int k;
 	uint64_t begin_ns;

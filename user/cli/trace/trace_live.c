@@ -8,6 +8,7 @@
 
 #include "common/clock.h"
 #include "trace_cmd.h"
+#include "trace_openmetrics.h"
 
 void trace_live_begin(struct trace_live *lv)
 {
@@ -60,6 +61,11 @@ int trace_live_tick(struct wsc_trace *tr, struct trace_live *lv,
 	err = wsc_trace_status(tr, &cur.status);
 	if (!err)
 		err = trace_fetch_rows(tr, &cur);
+	/* --openmetrics: the counts so far (the tasks' with --by). */
+	if (!err && lv->om && cur.by != TRACE_BY_NONE)
+		err = trace_fetch_tasks(tr, &cur);
+	if (!err && lv->om)
+		err = trace_om_write(lv->om, &cur);
 	if (!err)
 		err = trace_live_print(lv, &cur, now - lv->begin_ns, false);
 	trace_report_free(&cur);

@@ -2,8 +2,8 @@
 /*
  * Where wsc trace's report goes and in which form: -o FILE, -o - or
  * stderr, every file opened before the trace starts so that a path that
- * cannot be written costs no run; the table or the JSON, and the CSV
- * files, once the trace is over.
+ * cannot be written costs no run; the table or the JSON, the CSV files
+ * and the metrics (--openmetrics), once the trace is over.
  */
 #include <errno.h>
 #include <string.h>
@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "trace_cmd.h"
+#include "trace_openmetrics.h"
 
 /* -o FILE, -o - or stderr; a file is created now.  0, or -1 said. */
 int trace_sink_open(struct trace_sink *s, const char *path)
@@ -108,5 +109,7 @@ int trace_output(struct trace_live *lv, struct trace_report *r,
 		trace_print_csv(csv->f, r);
 	if (csv_tasks->f)
 		trace_print_tasks_csv(csv_tasks->f, r);
+	if (lv->om && trace_om_write(lv->om, r))
+		return -1;
 	return 0;
 }

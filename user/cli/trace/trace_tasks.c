@@ -9,23 +9,12 @@
 
 #include "trace.h"
 
-/**
- * struct task_sum - one line of a --by table
- * @t:       the thread (--by thread), or the process's figures with its
- *           leader's (or first thread's) tid, ppid and comm
- * @threads: threads summed
- */
-struct task_sum {
-	struct wsc_trace_task t;
-	unsigned int threads;
-};
-
 /* The tasks, per thread or summed per process, in join order. */
-static struct task_sum *sum_tasks(const struct trace_report *r, bool by_process,
-				  size_t *n)
+struct trace_task_sum *trace_sum_tasks(const struct trace_report *r,
+				       bool by_process, size_t *n)
 {
-	struct task_sum *sums = calloc(r->nr_tasks ? r->nr_tasks : 1,
-				       sizeof(*sums));
+	struct trace_task_sum *sums = calloc(r->nr_tasks ? r->nr_tasks : 1,
+					     sizeof(*sums));
 	const struct wsc_trace_task *t;
 	size_t i, j;
 
@@ -38,7 +27,7 @@ static struct task_sum *sum_tasks(const struct trace_report *r, bool by_process,
 			if (sums[j].t.pid == t->pid)
 				break;
 		if (!by_process || j == *n) {
-			sums[(*n)++] = (struct task_sum){ .t = *t, .threads = 1 };
+			sums[(*n)++] = (struct trace_task_sum){ .t = *t, .threads = 1 };
 			continue;
 		}
 		if (t->tid == t->pid) {	/* the leader names the process */
@@ -55,9 +44,10 @@ static struct task_sum *sum_tasks(const struct trace_report *r, bool by_process,
 }
 
 /* Most time (as --time means it) first; equal ones in join order. */
-static void sort_tasks(struct task_sum *sums, size_t n, enum trace_time time)
+static void sort_tasks(struct trace_task_sum *sums, size_t n,
+		       enum trace_time time)
 {
-	struct task_sum s;
+	struct trace_task_sum s;
 	size_t i, j;
 
 	for (i = 1; i < n; i++) {
@@ -75,13 +65,13 @@ void trace_print_tasks(FILE *f, const struct trace_report *r)
 {
 	bool proc = r->by == TRACE_BY_PROCESS;
 	char on[TRACE_TIME_LEN], off[TRACE_TIME_LEN], comm[sizeof(r->tasks->comm) + 1];
-	struct task_sum *sums;
+	struct trace_task_sum *sums;
 	uint64_t calls = 0;
 	size_t i, n, shown;
 
 	if (r->by == TRACE_BY_NONE)
 		return;
-	sums = sum_tasks(r, proc, &n);
+	sums = trace_sum_tasks(r, proc, &n);
 	if (!sums)
 		return;
 	sort_tasks(sums, n, r->time);
