@@ -107,6 +107,14 @@ static const struct genl_ops wsc_genl_ops[] = {
 		.policy		= wsc_genl_trace_tasks_policy,
 		.maxattr	= ARRAY_SIZE(wsc_genl_trace_tasks_policy) - 1,
 	},
+	{
+		.cmd		= WSC_LAT_CMD_TRACE_EVENTS,
+		.start		= wsc_genl_trace_events_start,
+		.dumpit		= wsc_genl_trace_events,
+		.done		= wsc_genl_trace_fetch_done,
+		.policy		= wsc_genl_trace_events_policy,
+		.maxattr	= ARRAY_SIZE(wsc_genl_trace_events_policy) - 1,
+	},
 };
 
 /*

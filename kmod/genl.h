@@ -22,7 +22,7 @@ int wsc_genl_lab_dump_hist(struct sk_buff *skb, struct netlink_callback *cb);
 int wsc_genl_lab_result_done(struct netlink_callback *cb);
 int wsc_genl_lab_reset(struct sk_buff *skb, struct genl_info *info);
 
-/* genl_trace.c: the trace's commands, TRACE_START to TRACE_RESET. */
+/* genl_trace.c: the trace's commands, TRACE_START to TRACE_EVENTS. */
 int wsc_genl_trace_start(struct sk_buff *skb, struct genl_info *info);
 int wsc_genl_trace_stop(struct sk_buff *skb, struct genl_info *info);
 int wsc_genl_trace_status(struct sk_buff *skb, struct genl_info *info);
@@ -32,5 +32,7 @@ int wsc_genl_trace_fetch_done(struct netlink_callback *cb);
 int wsc_genl_trace_reset(struct sk_buff *skb, struct genl_info *info);
 int wsc_genl_trace_tasks_start(struct netlink_callback *cb);
 int wsc_genl_trace_tasks(struct sk_buff *skb, struct netlink_callback *cb);
+int wsc_genl_trace_events_start(struct netlink_callback *cb);
+int wsc_genl_trace_events(struct sk_buff *skb, struct netlink_callback *cb);
 
 #endif /* _WSC_GENL_H */

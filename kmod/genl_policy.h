@@ -20,6 +20,11 @@ static struct netlink_range_validation wsc_genl_experiment_iterations_range = {
 	.max = WSC_LAT_MAX_ITERATIONS,
 };
 
+static struct netlink_range_validation wsc_genl_trace_events_range = {
+	.min = 0,
+	.max = WSC_TRACE_EVENTS_MAX,
+};
+
 /* WSC_LAT_CMD_RUN: the experiment set */
 static const struct nla_policy wsc_genl_run_policy[WSC_LAT_A_EXPERIMENT_MAX + 1] = {
 	[WSC_LAT_A_EXPERIMENT_NAME] = { .type = NLA_NUL_STRING, .len = WSC_LAT_NAME_MAX },
@@ -56,6 +61,7 @@ static const struct nla_policy wsc_genl_trace_start_policy[WSC_LAT_A_TRACE_MAX +
 	[WSC_LAT_A_TRACE_CALL_SET] = { .type = NLA_BINARY, .len = 128 },
 	[WSC_LAT_A_TRACE_FAILED] = { .type = NLA_FLAG },
 	[WSC_LAT_A_TRACE_ERRNO] = NLA_POLICY_RANGE(NLA_U32, 1, WSC_TRACE_ERRNO_MAX),
+	[WSC_LAT_A_TRACE_EVENTS] = NLA_POLICY_FULL_RANGE(NLA_U32, &wsc_genl_trace_events_range),
 };
 
 /* WSC_LAT_CMD_TRACE_STOP: the trace set */
@@ -80,6 +86,11 @@ static const struct nla_policy wsc_genl_trace_reset_policy[WSC_LAT_A_TRACE_MAX +
 
 /* WSC_LAT_CMD_TRACE_TASKS: the trace set */
 static const struct nla_policy wsc_genl_trace_tasks_policy[WSC_LAT_A_TRACE_MAX + 1] = {
+	[WSC_LAT_A_TRACE_ID] = NLA_POLICY_MIN(NLA_U64, 1),
+};
+
+/* WSC_LAT_CMD_TRACE_EVENTS: the trace set */
+static const struct nla_policy wsc_genl_trace_events_policy[WSC_LAT_A_TRACE_MAX + 1] = {
 	[WSC_LAT_A_TRACE_ID] = NLA_POLICY_MIN(NLA_U64, 1),
 };
 

@@ -9,7 +9,8 @@
  * trace puts a probe on every task's system call path.  So does fetching:
  * the latencies of another user's calls are what perf_event_paranoid
  * keeps from unprivileged users.  Status is open: it tells what is traced
- * and how much was lost, not how the calls went.
+ * and how much was lost, not how the calls went.  Draining a trace's
+ * events (TRACE_EVENTS) is its owner's alone, as it consumes them.
  */
 #include <linux/capability.h>
 #include <linux/kernel.h>
@@ -85,6 +86,9 @@ static int wsc_genl_trace_spec(struct genl_info *info,
 	spec->call_set_len = set ? nla_len(set) : 0;
 	spec->failed = info->attrs[WSC_LAT_A_TRACE_FAILED];
 	spec->err = err ? nla_get_u32(err) : 0;
+	/* The policy kept it to 0..WSC_TRACE_EVENTS_MAX. */
+	if (info->attrs[WSC_LAT_A_TRACE_EVENTS])
+		spec->events = nla_get_u32(info->attrs[WSC_LAT_A_TRACE_EVENTS]);
 	return 0;
 }
 
@@ -178,10 +182,10 @@ int wsc_genl_trace_reset(struct sk_buff *skb, struct genl_info *info)
 
 static size_t wsc_genl_trace_status_size(const struct wsc_trace_report *st)
 {
-	return nla_total_size(sizeof(u32)) * 7 +	/* STATE END PID LIVE, 2 SLOTS, ERRNO */
+	return nla_total_size(sizeof(u32)) * 8 +	/* STATE END PID LIVE, 2 SLOTS, ERRNO, EVENTS */
 	       nla_total_size(0) * 2 +			/* ALL FAILED */
 	       nla_total_size_64bit(sizeof(u64)) *
-			(1 + WSC_GENL_TRACE_U64S) +	/* ID, the counts */
+			(2 + WSC_GENL_TRACE_U64S) +	/* ID, the counts, LOST_EVENTS */
 	       (st->cgroup ? nla_total_size(strlen(st->cgroup) + 1) : 0);
 }
 
@@ -236,6 +240,11 @@ static int wsc_genl_trace_put_status(struct sk_buff *skb,
 		if (nla_put_u64_64bit(skb, counts[i].attr, counts[i].value,
 				      WSC_LAT_A_TRACE_PAD))
 			return -EMSGSIZE;
+	if (st->events &&
+	    (nla_put_u32(skb, WSC_LAT_A_TRACE_EVENTS, st->events) ||
+	     nla_put_u64_64bit(skb, WSC_LAT_A_TRACE_LOST_EVENTS, st->lost_events,
+			       WSC_LAT_A_TRACE_PAD)))
+		return -EMSGSIZE;
 	return 0;
 }
 
@@ -295,13 +304,19 @@ int wsc_genl_trace_status(struct sk_buff *skb, struct genl_info *info)
 }
 
 /**
- * struct wsc_genl_trace_dump - where a fetch (or a tasks dump) stands
+ * struct wsc_genl_trace_dump - where a fetch (or a tasks or events dump)
+ * stands
  * @t:       the trace, referenced from .start to .done; NULL: refused
- * @nr:      the system call being sent (the task, for a tasks dump)
- * @bucket:  its next bucket
- * @started: its first message (with the sums) has been sent
+ * @nr:      the system call being sent (the task, for a tasks dump; the
+ *           CPU, for an events dump)
+ * @bucket:  its next bucket (an events dump: the CPU's events still to
+ *           send, of those its ring held when the dump reached it)
+ * @started: its first message (with the sums) has been sent (an events
+ *           dump: the CPU's count has been taken; @nr past the last
+ *           CPU, the lost events have been sent)
  * @privileged: the caller may fetch
  * @missing: a trace number was given, and no such trace exists
+ * @foreign: the trace is another socket's (an events dump refuses it)
  */
 struct wsc_genl_trace_dump {
 	struct wsc_trace_session *t;
@@ -310,6 +325,7 @@ struct wsc_genl_trace_dump {
 	bool started;
 	bool privileged;
 	bool missing;
+	bool foreign;
 };
 
 static struct wsc_genl_trace_dump *
@@ -560,4 +576,142 @@ int wsc_genl_trace_tasks(struct sk_buff *skb, struct netlink_callback *cb)
 			return wsc_genl_dump_progress(skb);
 	}
 	return skb->len;
+}
+
+/**
+ * wsc_genl_trace_events_start() - .start of TRACE_EVENTS
+ * @cb: the dump
+ *
+ * As a fetch's, and notes whether the trace is the caller's own.
+ *
+ * Return: 0.
+ */
+int wsc_genl_trace_events_start(struct netlink_callback *cb)
+{
+	struct wsc_genl_trace_dump *d = wsc_genl_trace_dump_ctx(cb);
+	struct wsc_trace_owner who;
+
+	wsc_genl_trace_fetch_start(cb);
+	wsc_genl_trace_who(cb->skb, &who);
+	d->foreign = d->t && !wsc_trace_session_owned(d->t, &who);
+	return 0;
+}
+
+/*
+ * One message of up to d->bucket events of CPU d->nr, as many as fit.
+ * Returns 0 once they are sent, -EMSGSIZE when the skb is full.
+ */
+static int wsc_genl_trace_put_events(struct sk_buff *skb,
+				     struct netlink_callback *cb)
+{
+	struct wsc_genl_trace_dump *d = wsc_genl_trace_dump_ctx(cb);
+	const size_t size = sizeof(struct wsc_trace_event);
+	struct nlattr *attr;
+	unsigned int n;
+	void *hdr;
+
+	hdr = wsc_genl_put_hdr(skb, NETLINK_CB(cb->skb).portid,
+			       cb->nlh->nlmsg_seq, NLM_F_MULTI,
+			       WSC_LAT_CMD_TRACE_EVENTS);
+	if (!hdr)
+		return -EMSGSIZE;
+	n = skb_tailroom(skb) > NLA_HDRLEN ?
+	    (skb_tailroom(skb) - NLA_HDRLEN) / size : 0;
+	n = min(n, d->bucket);
+	attr = n ? nla_reserve(skb, WSC_LAT_A_TRACE_EVENT_ARRAY, n * size) :
+		   NULL;
+	if (!attr) {
+		genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
+	wsc_trace_drain_take(d->t, d->nr, nla_data(attr), n);
+	d->bucket -= n;
+	genlmsg_end(skb, hdr);
+	return d->bucket ? -EMSGSIZE : 0;
+}
+
+/* The last message: the events lost since the start. */
+static int wsc_genl_trace_put_lost(struct sk_buff *skb,
+				   struct netlink_callback *cb)
+{
+	struct wsc_genl_trace_dump *d = wsc_genl_trace_dump_ctx(cb);
+	void *hdr;
+
+	hdr = wsc_genl_put_hdr(skb, NETLINK_CB(cb->skb).portid,
+			       cb->nlh->nlmsg_seq, NLM_F_MULTI,
+			       WSC_LAT_CMD_TRACE_EVENTS);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (nla_put_u64_64bit(skb, WSC_LAT_A_TRACE_LOST_EVENTS,
+			      wsc_trace_drain_lost(d->t), WSC_LAT_A_TRACE_PAD)) {
+		genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(skb, hdr);
+	return 0;
+}
+
+/* Send what is left of the drain; -EMSGSIZE when the skb is full. */
+static int wsc_genl_trace_drain(struct sk_buff *skb,
+				struct netlink_callback *cb)
+{
+	struct wsc_genl_trace_dump *d = wsc_genl_trace_dump_ctx(cb);
+
+	for (; d->nr < nr_cpu_ids; d->nr++, d->started = false) {
+		if (!cpu_possible(d->nr))
+			continue;
+		/*
+		 * What the ring holds now, and no more: a busy CPU's probes
+		 * would otherwise keep the dump going for ever.
+		 */
+		if (!d->started) {
+			d->bucket = wsc_trace_drain_ready(d->t, d->nr);
+			d->started = true;
+		}
+		if (d->bucket && wsc_genl_trace_put_events(skb, cb))
+			return -EMSGSIZE;
+	}
+	if (!d->started) {
+		if (wsc_genl_trace_put_lost(skb, cb))
+			return -EMSGSIZE;
+		d->started = true;
+	}
+	return 0;
+}
+
+/**
+ * wsc_genl_trace_events() - TRACE_EVENTS: drain a trace's events
+ * @skb: the buffer to fill
+ * @cb:  the dump
+ *
+ * Return: the bytes in @skb (0 at the end), or -errno.
+ */
+int wsc_genl_trace_events(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct wsc_genl_trace_dump *d = wsc_genl_trace_dump_ctx(cb);
+	int err;
+
+	err = wsc_genl_trace_dump_refused(cb);
+	if (err)
+		return err;
+	if (d->foreign) {
+		/* Without a number the caller meant its own: it has none. */
+		if (!wsc_genl_trace_id(wsc_genl_dump_attrs(cb))) {
+			NL_SET_ERR_MSG(cb->extack,
+				       "this socket has started no trace");
+			return -ENODATA;
+		}
+		NL_SET_ERR_MSG(cb->extack,
+			       "that trace is another socket's: only its owner drains its events");
+		return -EPERM;
+	}
+	err = wsc_trace_drain_begin(d->t);
+	if (err == -ENODATA)
+		NL_SET_ERR_MSG(cb->extack,
+			       "the trace records no events: start it with TRACE_EVENTS");
+	if (err)
+		return err;
+	err = wsc_genl_trace_drain(skb, cb);
+	wsc_trace_drain_end(d->t);
+	return err ? wsc_genl_dump_progress(skb) : skb->len;
 }

@@ -57,6 +57,7 @@
 
 #include "wsc.h"
 #include "trace_internal.h"
+#include "trace_events.h"
 
 unsigned int wsc_trace_hists = 64;
 module_param_named(trace_hists, wsc_trace_hists, uint, 0444);
@@ -163,6 +164,7 @@ static struct wsc_trace_slot *wsc_trace_claim(struct wsc_trace_session *t,
 			s->call[n].enter_ns = 0;
 			s->call[n].off_ns = 0;
 			s->call[n].nr = WSC_TRACE_NO_CALL;
+			s->call[n].nested_ns = 0;
 		}
 		s->out_ns = 0;
 		/* Counted (in the record's index) before anyone can give it back. */
@@ -467,6 +469,59 @@ static __always_inline u64 wsc_trace_own_ns(const struct wsc_trace_inflight *c,
 	return now > c->enter_ns ? now - c->enter_ns : 0;
 }
 
+/*
+ * A call ran nested in @c for @ns (a wrapped call in a batch's ioctl):
+ * move @c's entry on, and note by how much, so that its event can give
+ * the real entry.  Never 0 once a call ran: that marks a batch's ioctl.
+ */
+static __always_inline void wsc_trace_nest(struct wsc_trace_inflight *c, u64 ns)
+{
+	c->enter_ns += ns;
+	c->nested_ns = min_t(u64, (u64)c->nested_ns + max_t(u64, ns, 1), U32_MAX);
+}
+
+/* @ns as time since @t started: an event's clock. */
+static __always_inline u64 wsc_trace_since(const struct wsc_trace_session *t,
+					   u64 ns)
+{
+	return ns > t->started_ns ? ns - t->started_ns : 0;
+}
+
+/*
+ * Record one counted call of @nr, of @which kind, that @c held, exited
+ * at @now with @ret and @regs (its own registers: a wrapped call's are
+ * the batch's copy), in this CPU's ring of @t.  With preemption off.
+ */
+static void wsc_trace_record(struct wsc_trace_session *t,
+			     const struct wsc_trace_slot *s, unsigned int which,
+			     unsigned int nr, const struct wsc_trace_inflight *c,
+			     u64 now, long ret, struct pt_regs *regs)
+{
+	unsigned long args[WSC_MAX_ARGS];
+	struct wsc_trace_event *e;
+	unsigned int i;
+
+	e = wsc_trace_events_reserve(t->events);
+	if (!e)
+		return;
+	syscall_get_arguments(current, regs, args);
+	e->enter_ns = wsc_trace_since(t, c->enter_ns - c->nested_ns);
+	e->exit_ns = wsc_trace_since(t, now);
+	e->ret = ret;
+	for (i = 0; i < WSC_MAX_ARGS; i++)
+		e->args[i] = args[i];
+	/* The record's is the same number, looked up once. */
+	e->tid = s->task ? s->task->tid : task_pid_nr_ns(current, t->pidns);
+	e->nr = nr;
+	if (which == WSC_TRACE_WRAPPED)
+		e->flags = WSC_TRACE_EVENT_WRAPPED;
+	else if (nr == __NR_ioctl && c->nested_ns)
+		e->flags = WSC_TRACE_EVENT_BATCH;
+	else
+		e->flags = 0;
+	wsc_trace_events_commit(t->events);
+}
+
 static void wsc_trace_sys_enter(struct wsc_trace_session *t, struct pt_regs *regs,
 				long id)
 {
@@ -516,6 +571,7 @@ static void wsc_trace_sys_enter(struct wsc_trace_session *t, struct pt_regs *reg
 	}
 	c->nr = id;
 	c->off_ns = 0;
+	c->nested_ns = 0;
 	/* Last, so that the lookup is not part of the call's time. */
 	c->enter_ns = ktime_get_ns();
 }
@@ -585,7 +641,7 @@ static void wsc_trace_sys_exit(struct wsc_trace_session *t, struct pt_regs *regs
 	/* The wrapped call's time is not its ioctl's: move the ioctl's on. */
 	if (which == WSC_TRACE_WRAPPED && nr != WSC_TRACE_FOREIGN_CALL &&
 	    wsc_trace_counted(s->call[WSC_TRACE_SYSCALL].nr))
-		s->call[WSC_TRACE_SYSCALL].enter_ns += now - c->enter_ns;
+		wsc_trace_nest(&s->call[WSC_TRACE_SYSCALL], now - c->enter_ns);
 	if (unlikely(!wsc_trace_counted(nr)))
 		return;
 	/* exec gives the task its new name. */
@@ -597,6 +653,8 @@ static void wsc_trace_sys_exit(struct wsc_trace_session *t, struct pt_regs *regs
 	}
 	wsc_trace_count(t, s->task, which, nr, wsc_trace_own_ns(c, now),
 			c->off_ns, ret);
+	if (unlikely(t->events))
+		wsc_trace_record(t, s, which, nr, c, now, ret, regs);
 }
 
 static void wsc_trace_on_sys_exit(void *data, struct pt_regs *regs, long ret)
@@ -645,11 +703,15 @@ static void wsc_trace_task_exit(struct wsc_trace_session *t, struct task_struct 
 		c = &s->call[i];
 		if (!wsc_trace_counted(READ_ONCE(c->nr)))
 			continue;
-		if (wsc_trace_result_wanted(t, 0))
-			wsc_trace_count(t, s->task, i, c->nr,
-					wsc_trace_own_ns(c, now), c->off_ns, 0);
-		else
+		if (!wsc_trace_result_wanted(t, 0)) {
 			wsc_trace_this_cpu(t)->filtered++;
+			continue;
+		}
+		wsc_trace_count(t, s->task, i, c->nr, wsc_trace_own_ns(c, now),
+				c->off_ns, 0);
+		if (unlikely(t->events))
+			wsc_trace_record(t, s, i, c->nr, c, now, 0,
+					 task_pt_regs(p));
 	}
 	wsc_trace_drop(t, s);
 }
@@ -970,6 +1032,10 @@ void wsc_trace_read_counts(struct wsc_trace_session *t,
 		st->foreign += READ_ONCE(c->foreign);
 		st->unmatched += READ_ONCE(c->unmatched);
 		st->filtered += READ_ONCE(c->filtered);
+	}
+	if (t->events) {
+		st->events = t->events->per_cpu;
+		st->lost_events = wsc_trace_events_lost(t->events);
 	}
 }
 

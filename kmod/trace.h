@@ -37,6 +37,8 @@ struct wsc_trace_owner {
  * @call_set_len: bytes in @call_set
  * @failed:       count failed calls only
  * @err:          count only calls failing with -@err, or 0
+ * @events:       record an event per counted call, this many per CPU
+ *                between two drains (1..WSC_TRACE_EVENTS_MAX), or 0
  */
 struct wsc_trace_request {
 	pid_t pid;
@@ -46,6 +48,7 @@ struct wsc_trace_request {
 	unsigned int call_set_len;
 	bool failed;
 	u32 err;
+	u32 events;
 };
 
 /**
@@ -73,6 +76,8 @@ struct wsc_trace_request {
  * @unmatched:   exits of calls entered before the start
  * @unfinished:  calls still in progress at the end
  * @filtered:    calls the filters left out
+ * @events:      events each CPU's ring holds, or 0: no events recorded
+ * @lost_events: events dropped because their CPU's ring was full
  */
 struct wsc_trace_report {
 	u32 state;
@@ -98,6 +103,8 @@ struct wsc_trace_report {
 	u64 unmatched;
 	u64 unfinished;
 	u64 filtered;
+	u32 events;
+	u64 lost_events;
 };
 
 /**
@@ -158,6 +165,8 @@ wsc_trace_session_get(u64 id, const struct wsc_trace_owner *who);
 void wsc_trace_session_put(struct wsc_trace_session *t);
 void wsc_trace_session_report(struct wsc_trace_session *t,
 			      struct wsc_trace_report *st);
+bool wsc_trace_session_owned(const struct wsc_trace_session *t,
+			     const struct wsc_trace_owner *who);
 
 /* trace.c: a referenced session's counts, read as they change. */
 bool wsc_trace_row(struct wsc_trace_session *t, unsigned int nr,
@@ -169,5 +178,18 @@ bool wsc_trace_errno_next(struct wsc_trace_session *t, unsigned int nr,
 const struct wsc_trace_record *
 wsc_trace_task_at(struct wsc_trace_session *t, unsigned int i);
 unsigned int wsc_trace_nr_calls(void);
+
+/*
+ * trace_events.c: draining a referenced session's events, one drain at
+ * a time: begin, then per CPU ready and take, then end.
+ */
+struct wsc_trace_event;
+int wsc_trace_drain_begin(struct wsc_trace_session *t);
+unsigned int wsc_trace_drain_ready(struct wsc_trace_session *t,
+				   unsigned int cpu);
+void wsc_trace_drain_take(struct wsc_trace_session *t, unsigned int cpu,
+			  struct wsc_trace_event *to, unsigned int n);
+void wsc_trace_drain_end(struct wsc_trace_session *t);
+u64 wsc_trace_drain_lost(struct wsc_trace_session *t);
 
 #endif /* _WSC_TRACE_H */

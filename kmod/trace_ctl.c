@@ -35,6 +35,7 @@
 
 #include "wsc.h"
 #include "trace_internal.h"
+#include "trace_events.h"
 
 /* The traces, active or ended, in no order; and traces since load. */
 static DEFINE_MUTEX(wsc_trace_mutex);
@@ -75,6 +76,7 @@ static void wsc_trace_free_fn(struct work_struct *work)
 		}
 		kfree(t->cpu);
 	}
+	wsc_trace_events_free(t->events);
 	kvfree(t->tasks);
 	kvfree(t->slots);
 	kvfree(t->keys);
@@ -418,6 +420,13 @@ struct wsc_trace_session *wsc_trace_session_start(const struct wsc_trace_request
 	err = wsc_trace_set_filters(t, spec, extack);
 	if (err)
 		goto put_trace;
+	if (spec->events) {
+		t->events = wsc_trace_events_alloc(spec->events);
+		if (!t->events) {
+			err = -ENOMEM;
+			goto put_trace;
+		}
+	}
 	if (spec->cgroup) {
 		err = wsc_trace_target_cgroup(t, spec->cgroup, extack);
 		if (err)
@@ -611,6 +620,19 @@ void wsc_trace_session_report(struct wsc_trace_session *t,
 	st->unfinished = t->unfinished;
 	mutex_unlock(&wsc_trace_mutex);
 	wsc_trace_read_counts(t, st);
+}
+
+/**
+ * wsc_trace_session_owned() - did @who start @t?
+ * @t:   a referenced trace
+ * @who: the socket asking
+ *
+ * Return: true if @t is @who's: only its owner may drain its events.
+ */
+bool wsc_trace_session_owned(const struct wsc_trace_session *t,
+			     const struct wsc_trace_owner *who)
+{
+	return wsc_trace_owned_by(t, who);
 }
 
 /* ---- owners ---- */

@@ -25,6 +25,7 @@
 #include "trace.h"
 
 struct netlink_ext_ack;
+struct wsc_trace_events;
 
 #define WSC_TRACE_SLOT_BITS	14
 #define WSC_TRACE_SLOTS		(1u << WSC_TRACE_SLOT_BITS)
@@ -62,6 +63,9 @@ struct netlink_ext_ack;
  * @off_ns:   time its task has spent switched out since its entry,
  *            outside any call nested in it
  * @nr:       its number, or one of WSC_TRACE_*_CALL
+ * @nested_ns: how far @enter_ns was moved on, at most U32_MAX (in the
+ *            padding after @nr): an event's entry is @enter_ns less it;
+ *            non-zero once a call ran nested in it (a batch's ioctl)
  *
  * Two of them and the rest of a slot fill one cache line.
  */
@@ -69,6 +73,7 @@ struct wsc_trace_inflight {
 	u64 enter_ns;
 	u64 off_ns;
 	u32 nr;
+	u32 nested_ns;
 };
 
 /* Which of a slot's calls a tracepoint's registers are about. */
@@ -176,6 +181,8 @@ struct wsc_trace_cpu {
  * @slots:    the slots of @keys
  * @tasks:    WSC_TRACE_RECORDS records, handed out as tasks join
  * @cpu:      per possible CPU (nr_cpu_ids pointers)
+ * @events:   the rings of a trace that records events (trace_events.h),
+ *            or NULL: the one test an exit pays when it records none
  * @hists:    histograms in each CPU's pool
  * @follow_lock: serialises claims of process-tree slots, so the start's
  *               walk and a fork cannot both claim one task; raw, as the
@@ -218,6 +225,7 @@ struct wsc_trace_session {
 	struct wsc_trace_slot *slots;
 	struct wsc_trace_record *tasks;
 	struct wsc_trace_cpu **cpu;
+	struct wsc_trace_events *events;
 	unsigned int hists;
 
 	/* Written at fork and exit: off the line every probe reads. */

@@ -569,6 +569,31 @@ int wsc_trace_tasks(struct wsc_trace *tr,
 /* Free the counts; -EBUSY while the trace is active. */
 int wsc_trace_reset(struct wsc_trace *tr);
 
+/*
+ * Events (1.1): one struct wsc_trace_event (include/uapi/linux/wsc.h) per
+ * counted call, for the order of each thread's calls, the gaps between
+ * them, their arguments and results.
+ *
+ * Before starting: record events, @per_cpu at most per CPU between two
+ * drains (1..WSC_TRACE_EVENTS_MAX); 0 turns recording off (the default).
+ * Applies to the next start on this handle.  -EINVAL when too many.
+ */
+int wsc_trace_set_events(struct wsc_trace *tr, uint32_t per_cpu);
+/*
+ * Drain the events recorded so far (while the trace runs or after it
+ * stopped, until it is reset): @fn gets them in arrays of @n, valid
+ * during the call only, in no order across CPUs (sort by tid, then
+ * enter_ns).  @lost (may be NULL) gets the events dropped since the
+ * start because a ring was full.  Returns the events drained, or -errno
+ * (-ENODATA: the trace records none; -EPERM: another handle's trace).
+ * A non-zero return from @fn stops: negative is returned as is,
+ * positive as -ECANCELED; the rest of that drain is discarded.
+ */
+int wsc_trace_events(struct wsc_trace *tr,
+		     int (*fn)(void *ctx, const struct wsc_trace_event *ev,
+			       size_t n),
+		     void *ctx, uint64_t *lost);
+
 /* The library's version, e.g. "1.0.0". */
 const char *wsc_version(void);
 

@@ -92,6 +92,10 @@ struct nla_policy wsc_nl_trace_policy[WSC_LAT_A_TRACE_MAX + 1] = {
 	[WSC_LAT_A_TRACE_UNMATCHED]	= U64_ATTR,
 	[WSC_LAT_A_TRACE_UNFINISHED]	= U64_ATTR,
 	[WSC_LAT_A_TRACE_FILTERED]	= U64_ATTR,
+	[WSC_LAT_A_TRACE_EVENTS]	= U32_ATTR,
+	[WSC_LAT_A_TRACE_LOST_EVENTS]	= U64_ATTR,
+	/* An array of struct wsc_trace_event: its length is checked by trace.c. */
+	[WSC_LAT_A_TRACE_EVENT_ARRAY]	= { .type = NLA_UNSPEC },
 };
 
 struct nla_policy wsc_nl_call_policy[WSC_LAT_A_CALL_MAX + 1] = {

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * The trace's commands (wsc_trace_*): start, stop, status, fetch and
- * reset; requests of the "syscall_lat" family (include/uapi/linux/wsc.h)
+ * The trace's commands (wsc_trace_*): start, stop, status, fetch, tasks,
+ * events and reset; requests of the "syscall_lat" family (include/uapi/linux/wsc.h)
  * over the netlink client of nl.c.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,11 +17,13 @@
  * The trace's handle: the one netlink client, under the trace's name, and
  * the number of the trace it started (0 before): its commands name it,
  * so that several traces, each with its handle, do not meet.  The kernel
- * frees the trace when the handle's socket is closed.
+ * frees the trace when the handle's socket is closed.  @events is the
+ * per-CPU capacity of the next start's event rings, 0 for none.
  */
 struct wsc_trace {
 	struct wsc_nl nl;
 	uint64_t id;
+	uint32_t events;
 };
 
 int wsc_trace_open(struct wsc_trace **out)
@@ -143,7 +146,9 @@ int wsc_trace_begin(struct wsc_trace *tr, const struct wsc_trace_spec *spec)
 	    (spec->all && nla_put_flag(msg, WSC_LAT_A_TRACE_ALL) < 0) ||
 	    (spec->calls && trace_put_calls(msg, spec->calls) < 0) ||
 	    (spec->failed && nla_put_flag(msg, WSC_LAT_A_TRACE_FAILED) < 0) ||
-	    (spec->err && nla_put_u32(msg, WSC_LAT_A_TRACE_ERRNO, spec->err) < 0)) {
+	    (spec->err && nla_put_u32(msg, WSC_LAT_A_TRACE_ERRNO, spec->err) < 0) ||
+	    (tr->events &&
+	     nla_put_u32(msg, WSC_LAT_A_TRACE_EVENTS, tr->events) < 0)) {
 		nlmsg_free(msg);
 		return -ENOMEM;
 	}
@@ -543,4 +548,95 @@ int wsc_trace_tasks(struct wsc_trace *tr,
 	if (!ret)
 		ret = req.err;
 	return ret ? ret : (int)tt.tasks;
+}
+
+int wsc_trace_set_events(struct wsc_trace *tr, uint32_t per_cpu)
+{
+	if (!tr)
+		return -EINVAL;
+	tr->nl.error[0] = '\0';
+	if (per_cpu > WSC_TRACE_EVENTS_MAX) {
+		wsc_nl_set_error(&tr->nl, "%u events per CPU: at most %d",
+				 per_cpu, WSC_TRACE_EVENTS_MAX);
+		return -EINVAL;
+	}
+	tr->events = per_cpu;
+	return 0;
+}
+
+/*
+ * A drain in progress.  The kernel's arrays sit in the message at 4-byte
+ * alignment; the caller gets them copied into @buf, aligned for the
+ * struct's 64-bit fields.
+ */
+struct trace_drain {
+	int (*fn)(void *ctx, const struct wsc_trace_event *ev, size_t n);
+	void *ctx;
+	struct wsc_trace_event *buf;
+	size_t cap;
+	uint64_t lost;
+	unsigned long events;	/* handed over */
+};
+
+static int trace_parse_events(struct wsc_nl_req *req, struct nlattr **tb,
+			      struct nlmsghdr *nlh)
+{
+	struct trace_drain *dr = req->priv;
+	struct nlattr *arr = tb[WSC_LAT_A_TRACE_EVENT_ARRAY];
+	struct wsc_trace_event *grown;
+	size_t len, n;
+	int ret;
+
+	(void)nlh;
+	if (tb[WSC_LAT_A_TRACE_LOST_EVENTS])
+		dr->lost = nla_get_u64(tb[WSC_LAT_A_TRACE_LOST_EVENTS]);
+	if (!arr)
+		return NL_OK;
+	len = (size_t)nla_len(arr);
+	if (!len || len % sizeof(*dr->buf))
+		return wsc_nl_req_fail(req, -EBADMSG,
+				       "an event array of %zu bytes, not a multiple of %zu",
+				       len, sizeof(*dr->buf));
+	n = len / sizeof(*dr->buf);
+	if (n > dr->cap) {
+		grown = realloc(dr->buf, len);
+		if (!grown)
+			return wsc_nl_req_fail(req, -ENOMEM, "out of memory");
+		dr->buf = grown;
+		dr->cap = n;
+	}
+	memcpy(dr->buf, nla_data(arr), len);
+	ret = dr->fn(dr->ctx, dr->buf, n);
+	if (ret)
+		return wsc_nl_req_fail(req, ret < 0 ? ret : -ECANCELED, NULL);
+	dr->events += n;
+	return NL_OK;
+}
+
+int wsc_trace_events(struct wsc_trace *tr,
+		     int (*fn)(void *ctx, const struct wsc_trace_event *ev,
+			       size_t n),
+		     void *ctx, uint64_t *lost)
+{
+	struct trace_drain dr = { .fn = fn, .ctx = ctx };
+	struct wsc_nl_req req = { .parse = trace_parse_events, .priv = &dr,
+				  WSC_NL_ANSWER(wsc_nl_trace_policy) };
+	struct nl_msg *msg;
+	int ret;
+
+	if (!tr || !fn)
+		return -EINVAL;
+	req.nl = &tr->nl;
+	msg = trace_msg(tr, WSC_LAT_CMD_TRACE_EVENTS, NLM_F_DUMP);
+	if (!msg)
+		return -ENOMEM;
+	ret = wsc_nl_transact(&tr->nl, msg, &req);
+	if (!ret)
+		ret = req.err;
+	free(dr.buf);
+	if (lost && !ret)
+		*lost = dr.lost;
+	if (!ret && dr.events > INT_MAX)
+		ret = -EOVERFLOW;
+	return ret ? ret : (int)dr.events;
 }
