@@ -15,7 +15,7 @@
 
 #include "advise.h"
 
-#define USAGE	"adv-copy MODE SRC DST [-n KIB] [-p PIECE] [-k PAIRS_PER_BATCH]"
+#define USAGE	"adv-copy MODE SRC DST [-n KIB] [-p PIECE] [-k PAIRS_PER_BATCH] [-r REPS]"
 /* Two entries per pair: a batch of 1024 entries holds 512 pairs. */
 #define COPY_MAX_K	512
 
@@ -93,13 +93,42 @@ static void copy_setup(const char *path, unsigned int kib)
 	close(fd);
 }
 
+struct copy {
+	const char *src, *dst;
+	int in, out;
+	char *buf;
+	size_t piece;
+	unsigned int k;
+};
+
+/* Each repetition copies the whole file again, into an empty one. */
+static void copy_prepare(void *ctx)
+{
+	struct copy *c = ctx;
+
+	if (c->in >= 0)
+		close(c->in);
+	if (c->out >= 0)
+		close(c->out);
+	c->in = open(c->src, O_RDONLY | O_CLOEXEC);
+	c->out = open(c->dst, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (c->in < 0 || c->out < 0)
+		adv_die(c->in < 0 ? c->src : c->dst, errno);
+}
+
+static uint64_t copy_run(void *ctx, struct wsc_batch *b)
+{
+	struct copy *c = ctx;
+
+	return b ? copy_batched(b, c->in, c->out, c->buf, c->piece, c->k) :
+		   copy_plain(c->in, c->out, c->buf, c->piece);
+}
+
 int main(int argc, char **argv)
 {
 	struct adv_args a = { .n = 256, .k = COPY_MAX_K, .piece = 64 };
-	struct wsc_batch *b;
-	uint64_t t0, t1, sum;
-	int in, out;
-	char *buf;
+	struct copy c = { .in = -1, .out = -1 };
+	struct adv_work w = { copy_prepare, copy_run, &c };
 
 	adv_parse(argc, argv, USAGE, 1, &a);
 	if (a.k > COPY_MAX_K)
@@ -108,19 +137,14 @@ int main(int argc, char **argv)
 		copy_setup(a.path, a.n);
 		return 0;
 	}
-	buf = malloc((size_t)a.piece * a.k);
-	in = open(a.path, O_RDONLY | O_CLOEXEC);
-	out = open(a.out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (!buf || in < 0 || out < 0)
-		adv_die(a.path, errno);
-	b = adv_batch(a.mode);
-	t0 = adv_now();
-	sum = b ? copy_batched(b, in, out, buf, a.piece, a.k) :
-		  copy_plain(in, out, buf, a.piece);
-	t1 = adv_now();
-	adv_report(&a, t1 - t0, sum, b);
-	close(in);
-	close(out);
-	free(buf);
+	c.src = a.path;
+	c.dst = a.out;
+	c.piece = a.piece;
+	c.k = a.k;
+	c.buf = malloc((size_t)a.piece * a.k);
+	if (!c.buf)
+		adv_die("malloc", ENOMEM);
+	adv_time(&a, &w);
+	free(c.buf);
 	return 0;
 }

@@ -18,7 +18,7 @@
 
 #include "advise_files.h"
 
-#define USAGE	"adv-mix MODE DIR OUT [-n FILES] [-w WORK]"
+#define USAGE	"adv-mix MODE DIR OUT [-n FILES] [-w WORK] [-r REPS]"
 
 /* One file's line of output. */
 static int mix_line(char *line, size_t len, const struct adv_file *f,
@@ -49,43 +49,67 @@ static void mix_write(struct wsc_batch *b, enum adv_mode mode, int out,
 		adv_die("write", ret < 0 ? ret : EIO);
 }
 
-int main(int argc, char **argv)
+struct mix {
+	const char *out_path;
+	int dir, out;
+	unsigned int n, work;
+	enum adv_mode mode;
+};
+
+/* Each repetition writes its lines into an empty file. */
+static void mix_prepare(void *ctx)
 {
-	struct adv_args a = { .n = 500, .work = 4 };
+	struct mix *m = ctx;
+
+	if (m->out >= 0)
+		close(m->out);
+	m->out = open(m->out_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (m->out < 0)
+		adv_die(m->out_path, errno);
+}
+
+static uint64_t mix_run(void *ctx, struct wsc_batch *b)
+{
 	static struct adv_file f;
-	struct wsc_batch *b;
-	uint64_t t0, t1, h, sum = 0;
+	struct mix *m = ctx;
+	uint64_t h, sum = 0;
 	char line[64];
 	unsigned int i;
-	int dir, out, len;
+	int len;
 	long got;
 
-	adv_parse(argc, argv, USAGE, 1, &a);
-	dir = adv_files_dir(&a);
-	if (a.mode == ADV_SETUP)
-		return 0;
-	out = open(a.out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (out < 0)
-		adv_die(a.out, errno);
-	b = adv_batch(a.mode);
-	t0 = adv_now();
-	for (i = 0; i < a.n; i++) {
+	for (i = 0; i < m->n; i++) {
 		adv_file_name(&f, i);
 		if (b) {
 			wsc_batch_reset(b);
-			adv_file_queue(b, dir, &f);
+			adv_file_queue(b, m->dir, &f);
 			adv_submit(b);
 			got = adv_file_result(b, &f);
 		} else {
-			got = adv_file_plain(dir, &f);
+			got = adv_file_plain(m->dir, &f);
 		}
-		h = adv_file_sum(&f, got, a.work, 0);
+		h = adv_file_sum(&f, got, m->work, 0);
 		len = mix_line(line, sizeof(line), &f, h);
-		mix_write(b, a.mode, out, line, len);
-		sum = adv_checksum(line, (size_t)len, a.work * 32, sum);
+		mix_write(b, m->mode, m->out, line, len);
+		sum = adv_checksum(line, (size_t)len, m->work * 32, sum);
 	}
-	t1 = adv_now();
-	adv_report(&a, t1 - t0, sum, b);
-	close(out);
+	return sum;
+}
+
+int main(int argc, char **argv)
+{
+	struct adv_args a = { .n = 500, .work = 4 };
+	struct mix m = { .out = -1 };
+	struct adv_work w = { mix_prepare, mix_run, &m };
+
+	adv_parse(argc, argv, USAGE, 1, &a);
+	m.dir = adv_files_dir(&a);
+	if (a.mode == ADV_SETUP)
+		return 0;
+	m.out_path = a.out;
+	m.n = a.n;
+	m.work = a.work;
+	m.mode = a.mode;
+	adv_time(&a, &w);
 	return 0;
 }

@@ -9,7 +9,7 @@
  */
 #include "advise_files.h"
 
-#define USAGE	"adv-scan MODE DIR [-n FILES] [-k FILES_PER_BATCH]"
+#define USAGE	"adv-scan MODE DIR [-n FILES] [-k FILES_PER_BATCH] [-r REPS]"
 /* Four calls per file: a batch of 1024 entries holds 256 files. */
 #define SCAN_MAX_K	256
 
@@ -48,23 +48,32 @@ static uint64_t scan_batched(struct wsc_batch *b, int dir, unsigned int n,
 	return sum;
 }
 
+struct scan {
+	int dir;
+	unsigned int n, k;
+};
+
+static uint64_t scan_run(void *ctx, struct wsc_batch *b)
+{
+	struct scan *s = ctx;
+
+	return b ? scan_batched(b, s->dir, s->n, s->k) : scan_plain(s->dir, s->n);
+}
+
 int main(int argc, char **argv)
 {
 	struct adv_args a = { .n = 2000, .k = 1 };
-	struct wsc_batch *b;
-	uint64_t t0, t1, sum;
-	int dir;
+	struct scan s;
+	struct adv_work w = { .run = scan_run, .ctx = &s };
 
 	adv_parse(argc, argv, USAGE, 0, &a);
 	if (a.k > SCAN_MAX_K)
 		a.k = SCAN_MAX_K;
-	dir = adv_files_dir(&a);
+	s.dir = adv_files_dir(&a);
 	if (a.mode == ADV_SETUP)
 		return 0;
-	b = adv_batch(a.mode);
-	t0 = adv_now();
-	sum = b ? scan_batched(b, dir, a.n, a.k) : scan_plain(dir, a.n);
-	t1 = adv_now();
-	adv_report(&a, t1 - t0, sum, b);
+	s.n = a.n;
+	s.k = a.k;
+	adv_time(&a, &w);
 	return 0;
 }

@@ -14,9 +14,12 @@
  *   conventional  every run batched, always as plain calls
  *                 (WSC_BATCH_CONVENTIONAL: libwsc's own cost alone);
  *
- * and prints one line: the mode, the work's time in ns (CLOCK_MONOTONIC
- * around the work only, set-up excluded), a checksum of what it read,
- * which must be the same in every mode, and libwsc's counts.
+ * and prints one line: the mode, the work's median time in ns over its
+ * -r repetitions (CLOCK_MONOTONIC around the work only, set-up
+ * excluded), a checksum of what it read, which must be the same in every
+ * mode, libwsc's counts over all repetitions, and every repetition's time.
+ * A median over many short repetitions keeps what else the machine does
+ * (under TCG, another VM) out of the figure better than one long run.
  */
 #ifndef ADVISE_H
 #define ADVISE_H
@@ -42,10 +45,18 @@ struct adv_args {
 	unsigned int k;		/* batching: files or pieces per batch */
 	unsigned int piece;	/* bytes per read */
 	unsigned int work;	/* user work between calls, in passes */
+	unsigned int reps;	/* repetitions of the work */
+};
+
+/* The work one program repeats, and what it needs before each time. */
+struct adv_work {
+	void (*prepare)(void *ctx);	/* untimed; may be NULL */
+	uint64_t (*run)(void *ctx, struct wsc_batch *b);	/* its checksum */
+	void *ctx;
 };
 
 /*
- * Parse "MODE PATH [OUT] [-n N] [-k K] [-p PIECE] [-w WORK]" into @a,
+ * Parse "MODE PATH [OUT] [-n N] [-k K] [-p PIECE] [-w WORK] [-r REPS]" into @a,
  * whose fields hold the program's defaults; exits 2 with @usage on an
  * error.
  */
@@ -57,9 +68,11 @@ struct wsc_batch *adv_batch(enum adv_mode mode);
 void adv_submit(struct wsc_batch *b);
 /* Monotonic nanoseconds. */
 uint64_t adv_now(void);
-/* Print the result line and free @b. */
-void adv_report(const struct adv_args *a, uint64_t ns, uint64_t sum,
-		struct wsc_batch *b);
+/*
+ * Make the batch of @a's mode, run @w a->reps times, print the result
+ * line and free the batch.
+ */
+void adv_time(const struct adv_args *a, const struct adv_work *w);
 /* A byte-mixing checksum over @len bytes, @passes times (user work). */
 uint64_t adv_checksum(const void *buf, size_t len, unsigned int passes,
 		      uint64_t seed);

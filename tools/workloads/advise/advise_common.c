@@ -48,7 +48,7 @@ void adv_parse(int argc, char **argv, const char *usage, int want_out,
 	int opt, need = want_out ? 3 : 2;
 	size_t i;
 
-	while ((opt = getopt(argc, argv, "n:k:p:w:")) != -1) {
+	while ((opt = getopt(argc, argv, "n:k:p:w:r:")) != -1) {
 		switch (opt) {
 		case 'n':
 			a->n = adv_count(optarg, usage);
@@ -62,6 +62,9 @@ void adv_parse(int argc, char **argv, const char *usage, int want_out,
 		case 'w':
 			a->work = adv_count(optarg, usage);
 			break;
+		case 'r':
+			a->reps = adv_count(optarg, usage);
+			break;
 		default:
 			adv_usage(usage);
 		}
@@ -74,6 +77,8 @@ void adv_parse(int argc, char **argv, const char *usage, int want_out,
 	if (i == ADV_NMODES)
 		adv_usage(usage);
 	a->mode = (enum adv_mode)i;
+	if (!a->reps)
+		a->reps = 1;
 	a->path = argv[optind + 1];
 	a->out = want_out ? argv[optind + 2] : NULL;
 }
@@ -119,14 +124,43 @@ uint64_t adv_now(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-void adv_report(const struct adv_args *a, uint64_t ns, uint64_t sum,
-		struct wsc_batch *b)
+static int adv_cmp_u64(const void *x, const void *y)
 {
-	printf("mode=%s ns=%llu sum=%016llx kernel_entries=%lu plain_calls=%lu break_even=%u\n",
-	       adv_mode_names[a->mode], (unsigned long long)ns,
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+void adv_time(const struct adv_args *a, const struct adv_work *w)
+{
+	struct wsc_batch *b = adv_batch(a->mode);
+	uint64_t *ns, *sorted, t0, sum = 0;
+	unsigned int i;
+
+	ns = calloc(a->reps, sizeof(*ns));
+	sorted = calloc(a->reps, sizeof(*sorted));
+	if (!ns || !sorted)
+		adv_die("calloc", ENOMEM);
+	for (i = 0; i < a->reps; i++) {
+		if (w->prepare)
+			w->prepare(w->ctx);
+		t0 = adv_now();
+		sum = w->run(w->ctx, b);
+		ns[i] = adv_now() - t0;
+	}
+	memcpy(sorted, ns, a->reps * sizeof(*ns));
+	qsort(sorted, a->reps, sizeof(*sorted), adv_cmp_u64);
+	printf("mode=%s ns=%llu sum=%016llx kernel_entries=%lu plain_calls=%lu break_even=%u reps=",
+	       adv_mode_names[a->mode],
+	       (unsigned long long)sorted[a->reps / 2],
 	       (unsigned long long)sum, b ? wsc_batch_kernel_entries(b) : 0,
 	       b ? wsc_batch_conventional_calls(b) : 0,
 	       b ? wsc_break_even() : 0);
+	for (i = 0; i < a->reps; i++)
+		printf("%s%llu", i ? ";" : "", (unsigned long long)ns[i]);
+	printf("\n");
+	free(sorted);
+	free(ns);
 	wsc_batch_destroy(b);
 }
 
