@@ -512,14 +512,15 @@ static void abandoned_dump(struct rng *r, uint64_t step)
 	expect_ok(step, "RUN spinlock 3000", lab_run(fd, "spinlock", 3000),
 		  ok, 1);
 	setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small, sizeof(small));
-	switch (rng_below(r, 4)) {
+	switch (rng_below(r, 5)) {
 	case 0: cmd = WSC_LAT_CMD_GET_SAMPLES; break;
 	case 1: cmd = WSC_LAT_CMD_GET_HIST; break;
 	case 2: cmd = WSC_LAT_CMD_GET_STATS; break;
+	case 3: cmd = WSC_LAT_CMD_TRACE_EVENTS; break;
 	default: cmd = WSC_LAT_CMD_TRACE_FETCH; break;
 	}
 	simple(&m);
-	if (cmd != WSC_LAT_CMD_GET_STATS && cmd != WSC_LAT_CMD_TRACE_FETCH)
+	if (cmd == WSC_LAT_CMD_GET_SAMPLES || cmd == WSC_LAT_CMD_GET_HIST)
 		put_str(&m, WSC_LAT_A_EXPERIMENT_NAME, "spinlock");
 	{
 		struct nlmsghdr *h = (void *)m.b;
@@ -578,12 +579,18 @@ static void *worker(void *arg)
 		case 2:
 			cmd = WSC_LAT_CMD_TRACE_START;
 			put_u32(&m, WSC_LAT_A_TRACE_PID, getpid());
+			/* Small rings, so that they fill and drop. */
+			if (rng_chance(&r, 50))
+				put_u32(&m, WSC_LAT_A_TRACE_EVENTS,
+					1 + rng_below(&r, 64));
 			break;
 		case 3:
 			cmd = WSC_LAT_CMD_TRACE_STOP;
 			break;
 		case 4:
-			cmd = WSC_LAT_CMD_TRACE_FETCH;
+			/* A drain races the other sockets' starts and resets. */
+			cmd = rng_chance(&r, 50) ? WSC_LAT_CMD_TRACE_FETCH :
+						   WSC_LAT_CMD_TRACE_EVENTS;
 			dump = true;
 			break;
 		case 5:
@@ -657,6 +664,8 @@ static void exiting_task(struct rng *r, int fd, uint64_t step)
 		waitid(P_PID, child, NULL, WEXITED | WNOWAIT);
 	simple(&m);
 	put_u32(&m, WSC_LAT_A_TRACE_PID, child);
+	if (rng_chance(r, 50))
+		put_u32(&m, WSC_LAT_A_TRACE_EVENTS, 1 + rng_below(r, 4096));
 	err = request(fd, WSC_LAT_CMD_TRACE_START, false, &m, &a);
 	if (zombie && err != -ESRCH && err != -EBUSY)
 		anomaly("genl", step, "TRACE_START of an exited task: %d, expected -ESRCH",
@@ -669,6 +678,9 @@ static void exiting_task(struct rng *r, int fd, uint64_t step)
 		  ok, 4);
 	simple(&m);
 	expect_ok(step, "TRACE_FETCH", request(fd, WSC_LAT_CMD_TRACE_FETCH, true, &m, &a),
+		  ok, 4);
+	simple(&m);
+	expect_ok(step, "TRACE_EVENTS", request(fd, WSC_LAT_CMD_TRACE_EVENTS, true, &m, &a),
 		  ok, 4);
 	simple(&m);
 	expect_ok(step, "TRACE_STOP", request(fd, WSC_LAT_CMD_TRACE_STOP, false, &m, &a),
