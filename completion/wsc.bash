@@ -18,6 +18,7 @@ _wsc_opts_klat='-n --iters -c --cpus --cpu -j --json --csv -l --list -h --help'
 _wsc_opts_cp='-n --transactions -s --size -t --threshold -r --rounds --repetitions -c --cpu --cpus --cold --dir --keep -p --programs --sweep --inject -j --json --csv -h --help'
 _wsc_opts_ls='-l --long --conventional --compare -r --rounds --repetitions -j --json --csv --dir --keep -h --help'
 _wsc_opts_trace='-p --pid --cgroup -a --all -e --calls -Z --failed --errno -d --duration --interval -s --sort --time --top --by --hist --cold -o --output -j --json --csv --csv-tasks --openmetrics -h --help'
+_wsc_opts_diff='--threshold --time --top -j --json -h --help'
 # wsc trace's -e groups, and the errnos --errno most often wants (it takes
 # any name glibc knows, or a number).
 _wsc_trace_groups='%file %memory %signal %ipc %userdata %locking %other all'
@@ -83,7 +84,7 @@ _wsc()
 		if [[ $cur == -* ]]; then
 			_wsc_words "-h --help -V --version"
 		else
-			_wsc_words "info bench klat cp ls trace"
+			_wsc_words "info bench klat cp ls trace diff"
 		fi
 		return 0
 	fi
@@ -160,7 +161,7 @@ _wsc()
 		_wsc_words "total calls errors mean p50 p99 max name nr"
 		return 0
 		;;
-	trace:--time)
+	trace:--time | diff:--time)
 		_wsc_words "cpu wall off"
 		return 0
 		;;
@@ -182,7 +183,18 @@ _wsc()
 		mapfile -t COMPREPLY < <(compgen -W "${list[*]}" -- "$cur")
 		return 0
 		;;
-	trace:--interval | trace:--top)
+	diff:--threshold)
+		# METRIC=LIMIT, a comma-separated list: the last item's metric.
+		local head=${cur%"${cur##*,}"} m list=()
+		for m in calls= errors= time= p50= p99= none; do
+			list+=("$head$m")
+		done
+		local IFS=$'\n'
+		mapfile -t COMPREPLY < <(compgen -W "${list[*]}" -- "$cur")
+		compopt -o nospace 2>/dev/null
+		return 0
+		;;
+	trace:--interval | trace:--top | diff:--top)
 		return 0	# a number
 		;;
 	trace:-p | trace:--pid)
@@ -236,6 +248,13 @@ _wsc()
 			return 0
 		fi
 		opts="$_wsc_opts_trace --"
+		;;
+	diff)
+		if [[ $cur != -* ]]; then
+			_wsc_files	# a report, or a folder of bench --all
+			return 0
+		fi
+		opts=$_wsc_opts_diff
 		;;
 	*) return 0 ;;
 	esac

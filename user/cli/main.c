@@ -9,6 +9,7 @@
 #include "common/args.h"
 #include "common/env.h"
 #include "cp/cmd_cp.h"
+#include "diff/cmd_diff.h"
 #include "info/cmd_info.h"
 #include "klat/cmd_klat.h"
 #include "ls/cmd_ls.h"
@@ -28,6 +29,7 @@ static const struct wsc_cmd wsc_cmds[] = {
 	{ "cp",    "N cp transactions: the WSC paper's programs and ours", cmd_cp },
 	{ "ls",    "list a folder with one wrapped entry of stat calls", cmd_ls },
 	{ "trace", "per-syscall latency histograms of a command, process or cgroup", cmd_trace },
+	{ "diff",  "compare two reports of trace or bench: what changed, past thresholds", cmd_diff },
 };
 
 #define WSC_NR_CMDS (sizeof(wsc_cmds) / sizeof(wsc_cmds[0]))
