@@ -225,6 +225,19 @@ static void print_verdict(FILE *f, const struct diff_result *res)
 	fprintf(f, "\n");
 }
 
+/* "---- calls ----": @label in the middle of @width columns of dashes. */
+static const char *span(char *buf, size_t width, const char *label)
+{
+	size_t n = strlen(label) + 2, at = (width - n) / 2;
+
+	memset(buf, '-', width);
+	buf[width] = '\0';
+	buf[at] = ' ';
+	memcpy(buf + at + 1, label, n - 2);
+	buf[at + n - 1] = ' ';
+	return buf;
+}
+
 void diff_print_table(FILE *f, const struct diff_report *base,
 		      const struct diff_report *now, const struct diff_result *res,
 		      const struct diff_view *view)
@@ -233,18 +246,21 @@ void diff_print_table(FILE *f, const struct diff_report *base,
 	bool trace = base->kind == DIFF_TRACE;
 	size_t i, shown = 0, hidden = 0;
 	double hidden_calls = 0;
+	char s[4][32];
 
 	print_context(f, base, now);
 	print_thresholds(f, view->thresholds);
 	fprintf(f, "\n");
 	if (trace) {
-		fprintf(f, "%-16s %24s  %13s  %24s %8s %8s\n", "", "calls", "errors",
-			time_names[tv], "p50", "p99");
+		fprintf(f, "%-16s %s  %s  %s %8s %8s\n", "", span(s[0], 24, "calls"),
+			span(s[1], 13, "errors"), span(s[2], 24, time_names[tv]),
+			"p50", "p99");
 		fprintf(f, "%-16s %7s %7s %8s  %6s %6s  %7s %7s %8s %8s %8s\n",
 			"syscall", "base", "new", "change", "base", "new",
 			"base", "new", "change", "change", "change");
 	} else {
-		fprintf(f, "%-28s %24s %26s  %13s\n", "", "median", "p99", "errors");
+		fprintf(f, "%-28s %s %s  %s\n", "", span(s[0], 24, "median"),
+			span(s[1], 26, "p99"), span(s[2], 13, "errors"));
 		fprintf(f, "%-28s %7s %7s %8s %8s %8s %8s  %6s %6s\n", "call variant",
 			"base", "new", "change", "base", "new", "change", "base", "new");
 	}
