@@ -134,7 +134,8 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/unit/%)
 VM_SRCS := $(wildcard tests/vm/t_*.c)
 VM_BINS := $(VM_SRCS:tests/vm/%.c=$(B)/tests/vm/%)
 # Programs the VM tests run (not tests themselves).
-VM_TOOLS := $(B)/tests/vm/wl_calls $(B)/tests/vm/wl_txn $(B)/tests/vm/wl_batch
+VM_TOOLS := $(B)/tests/vm/wl_calls $(B)/tests/vm/wl_txn $(B)/tests/vm/wl_batch \
+	$(B)/tests/vm/wl_advise
 # The programs that validate wsc trace --advise (tools/measure/advise-validate).
 ADVISE_PROGS := $(B)/workloads/advise/adv-scan $(B)/workloads/advise/adv-copy \
 	$(B)/workloads/advise/adv-mix
@@ -284,6 +285,12 @@ $(B)/tests/vm/wl_txn: tests/vm/wl_txn.c $(STATIC_LIB)
 	$(call msg,CC,$<)
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CC) $(CFLAGS) $(WSC_CFLAGS) $(DEPFLAGS) -o $@ $< $(STATIC_LIB) $(NL_LIBS) -lpthread
+
+# wsc trace --advise's workload: known runs, apart from the loader's.
+$(B)/tests/vm/wl_advise: tests/vm/wl_advise.c
+	$(call msg,CC,$<)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS) $(WSC_CFLAGS) $(DEPFLAGS) -o $@ $<
 
 # The syscall tracepoint tests' workload: four calls, batched or plain.
 $(B)/tests/vm/wl_batch: tests/vm/wl_batch.c

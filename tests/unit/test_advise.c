@@ -143,6 +143,25 @@ static void analyse(struct script *s, uint64_t gap, struct advise_report *r)
 	assert_int_equal(advise_analyse(s->ev, s->n, r), 0);
 }
 
+/* A fresh script for thread @tid (one at a time: it is large). */
+static struct script *script_new(uint32_t tid)
+{
+	static struct script s;
+
+	memset(&s, 0, sizeof(s));
+	s.tid = tid;
+	return &s;
+}
+
+/* file_scan() in thread 7, analysed at @gap. */
+static void scan_at(uint64_t gap, struct advise_report *r)
+{
+	struct script *s = script_new(7);
+
+	file_scan(s);
+	analyse(s, gap, r);
+}
+
 static void summary_is(const struct advise_seq *seq, const char *want)
 {
 	char buf[256];
@@ -162,14 +181,10 @@ static void ref_is(const struct advise_seq *seq, size_t i, const char *want)
 
 static void test_small_gap_splits_groups(void **state)
 {
-	static struct script s;
 	struct advise_report r;
 
 	(void)state;
-	memset(&s, 0, sizeof(s));
-	s.tid = 7;
-	file_scan(&s);
-	analyse(&s, 1000, &r);
+	scan_at(1000, &r);
 	assert_int_equal(r.events, 45);
 	assert_int_equal(r.threads, 1);
 	assert_int_equal(r.runs, 10);
@@ -190,14 +205,10 @@ static void test_small_gap_splits_groups(void **state)
 
 static void test_large_gap_joins_everything(void **state)
 {
-	static struct script s;
 	struct advise_report r;
 
 	(void)state;
-	memset(&s, 0, sizeof(s));
-	s.tid = 7;
-	file_scan(&s);
-	analyse(&s, 2000000, &r);
+	scan_at(2000000, &r);
 	assert_int_equal(r.runs, 1);
 	assert_int_equal(r.nr_seqs, 1);
 	assert_int_equal(r.seqs[0].count, 1);
@@ -214,13 +225,10 @@ static void test_large_gap_joins_everything(void **state)
 
 static void test_tiny_gap_leaves_no_run(void **state)
 {
-	static struct script s;
 	struct advise_report r;
 
 	(void)state;
-	memset(&s, 0, sizeof(s));
-	file_scan(&s);
-	analyse(&s, 99, &r);
+	scan_at(99, &r);
 	assert_int_equal(r.runs, 0);
 	assert_int_equal(r.nr_seqs, 0);
 	assert_int_equal(r.entries_now, 0);
@@ -231,25 +239,24 @@ static void test_tiny_gap_leaves_no_run(void **state)
 /* A refused call, a batch's ioctl and its wrapped calls end runs. */
 static void test_what_ends_a_run(void **state)
 {
-	static struct script s;
+	struct script *s = script_new(0);
 	struct advise_report r;
 
 	(void)state;
-	memset(&s, 0, sizeof(s));
-	call(&s, 0, SYS_getpid, 1, 0, 0);
-	call(&s, 10, SYS_getppid, 1, 0, 0);
-	call(&s, 10, SYS_clone, 1, 0, 0);	/* not allowed */
-	call(&s, 10, SYS_getpid, 1, 0, 0);
-	call(&s, 10, SYS_gettid, 1, 0, 0);
-	call(&s, 10, SYS_ioctl, 2, 3, 0);
-	s.ev[s.n - 1].flags = WSC_TRACE_EVENT_BATCH;
-	call(&s, 10, SYS_getpid, 1, 0, 0);
-	s.ev[s.n - 1].flags = WSC_TRACE_EVENT_WRAPPED;
-	call(&s, 10, SYS_getpid, 1, 0, 0);
-	s.ev[s.n - 1].flags = WSC_TRACE_EVENT_WRAPPED;
-	call(&s, 10, SYS_getpid, 1, 0, 0);
-	call(&s, 10, SYS_getppid, 1, 0, 0);
-	analyse(&s, 1000, &r);
+	call(s, 0, SYS_getpid, 1, 0, 0);
+	call(s, 10, SYS_getppid, 1, 0, 0);
+	call(s, 10, SYS_clone, 1, 0, 0);	/* not allowed */
+	call(s, 10, SYS_getpid, 1, 0, 0);
+	call(s, 10, SYS_gettid, 1, 0, 0);
+	call(s, 10, SYS_ioctl, 2, 3, 0);
+	s->ev[s->n - 1].flags = WSC_TRACE_EVENT_BATCH;
+	call(s, 10, SYS_getpid, 1, 0, 0);
+	s->ev[s->n - 1].flags = WSC_TRACE_EVENT_WRAPPED;
+	call(s, 10, SYS_getpid, 1, 0, 0);
+	s->ev[s->n - 1].flags = WSC_TRACE_EVENT_WRAPPED;
+	call(s, 10, SYS_getpid, 1, 0, 0);
+	call(s, 10, SYS_getppid, 1, 0, 0);
+	analyse(s, 1000, &r);
 	assert_int_equal(r.already_wrapped, 2);
 	assert_int_equal(r.batch_ioctls, 1);
 	assert_int_equal(r.runs, 3);
@@ -264,22 +271,21 @@ static void test_what_ends_a_run(void **state)
 /* Two threads at the same moments: their calls never join. */
 static void test_threads_apart(void **state)
 {
-	static struct script s;
+	struct script *s = script_new(0);
 	struct advise_report r;
 	size_t i, half;
 
 	(void)state;
-	memset(&s, 0, sizeof(s));
-	s.tid = 1;
+	s->tid = 1;
 	for (i = 0; i < 3; i++)
-		call(&s, 10, SYS_getpid, 1, 0, 0);
-	half = s.n;
-	s.now = 0;
-	s.tid = 2;
+		call(s, 10, SYS_getpid, 1, 0, 0);
+	half = s->n;
+	s->now = 0;
+	s->tid = 2;
 	for (i = 0; i < 3; i++)
-		call(&s, 10, SYS_gettid, 2, 0, 0);
-	assert_int_equal(s.ev[0].enter_ns, s.ev[half].enter_ns);
-	analyse(&s, 1000, &r);
+		call(s, 10, SYS_gettid, 2, 0, 0);
+	assert_int_equal(s->ev[0].enter_ns, s->ev[half].enter_ns);
+	analyse(s, 1000, &r);
 	assert_int_equal(r.threads, 2);
 	assert_int_equal(r.runs, 2);
 	assert_int_equal(r.nr_seqs, 2);
@@ -293,18 +299,17 @@ static void test_threads_apart(void **state)
 /* A read's byte count written on; a descriptor not from the run is not a reference. */
 static void test_byte_references(void **state)
 {
-	static struct script s;
+	struct script *s = script_new(0);
 	struct advise_report r;
 
 	(void)state;
-	memset(&s, 0, sizeof(s));
-	call(&s, 0, SYS_openat, 5, (uint64_t)-100, 0);
-	call(&s, 10, SYS_read, 1000, 5, 4096);
-	call(&s, 10, SYS_write, 1000, 1, 1000);
-	call(&s, 10, SYS_close, 0, 5, 0);
+	call(s, 0, SYS_openat, 5, (uint64_t)-100, 0);
+	call(s, 10, SYS_read, 1000, 5, 4096);
+	call(s, 10, SYS_write, 1000, 1, 1000);
+	call(s, 10, SYS_close, 0, 5, 0);
 	/* Only the descriptor's int counts. */
-	s.ev[s.n - 1].args[0] = 0xffffffff00000005ull;
-	analyse(&s, 1000, &r);
+	s->ev[s->n - 1].args[0] = 0xffffffff00000005ull;
+	analyse(s, 1000, &r);
 	assert_int_equal(r.nr_seqs, 1);
 	assert_int_equal(r.seqs[0].nr_refs, 3);
 	ref_is(&r.seqs[0], 0, "read#1.arg0 = openat#0");
@@ -316,15 +321,14 @@ static void test_byte_references(void **state)
 /* A run longer than a batch: two batches, references within each. */
 static void test_long_run(void **state)
 {
-	static struct script s;
+	struct script *s = script_new(0);
 	struct advise_report r;
 	size_t i;
 
 	(void)state;
-	memset(&s, 0, sizeof(s));
 	for (i = 0; i < 1030; i++)
-		call(&s, 10, SYS_getpid, 1, 0, 0);
-	analyse(&s, 1000, &r);
+		call(s, 10, SYS_getpid, 1, 0, 0);
+	analyse(s, 1000, &r);
 	assert_int_equal(r.runs, 1);
 	assert_int_equal(r.entries_now, 1030);
 	assert_int_equal(r.entries_batched, 2);
@@ -483,14 +487,11 @@ static void test_calib_path(void **state)
 
 static void test_json(void **state)
 {
-	static struct script s;
 	struct json_object *o, *v, *seq, *calls, *refs;
 	struct advise_report r;
 
 	(void)state;
-	memset(&s, 0, sizeof(s));
-	file_scan(&s);
-	analyse(&s, 1000, &r);
+	scan_at(1000, &r);
 	snprintf(r.calib.path, sizeof(r.calib.path), "/x.conf");
 	o = advise_json(&r, 100000000);
 	assert_true(json_object_object_get_ex(o, "predicted_saving_ns", &v));

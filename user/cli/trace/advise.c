@@ -7,8 +7,7 @@
  * at most the gap threshold after the previous one exited (the user time
  * between them, as the kernel saw it).  A call the allowlist refuses, a
  * call a batch already ran, a batch's own ioctl or a longer gap ends a
- * run.  A run of n calls costs n entries now and ceil(n / 1024) batches
- * batched; the model prices both from the calibration.
+ * run.  advise_model.c prices the runs; advise_seq.c counts them.
  */
 #include <errno.h>
 #include <math.h>
@@ -16,40 +15,6 @@
 #include <string.h>
 
 #include "advise.h"
-
-unsigned int advise_break_even(double entry_ns, double batch_fixed_ns,
-			       double batch_per_call_ns)
-{
-	double per_call_saved = entry_ns - batch_per_call_ns;
-	double n;
-
-	if (!(per_call_saved > 0) || !isfinite(batch_fixed_ns))
-		return 0;
-	/* The smallest n with n * per_call_saved > batch_fixed_ns. */
-	n = floor(batch_fixed_ns / per_call_saved) + 1;
-	if (n < 1)
-		n = 1;
-	return n <= ADVISE_BATCH_MAX ? (unsigned int)n : 0;
-}
-
-uint64_t advise_batches(uint64_t n)
-{
-	return (n + ADVISE_BATCH_MAX - 1) / ADVISE_BATCH_MAX;
-}
-
-double advise_run_saving(const struct advise_costs *c, uint64_t n)
-{
-	return (double)n * c->entry_ns -
-	       ((double)advise_batches(n) * c->batch_fixed_ns +
-		(double)n * c->batch_per_call_ns);
-}
-
-uint64_t advise_default_gap(const struct advise_costs *c)
-{
-	double ns = round(2 * c->entry_ns);
-
-	return isfinite(ns) && ns >= 1 ? (uint64_t)ns : 1;
-}
 
 int advise_parse_gap(const char *s, uint64_t *ns)
 {

@@ -4,8 +4,9 @@
  * this machine (Documentation/advise.md).  One concern a file:
  *
  *   advise.c          the runs: each thread's calls in order, cut where a
- *                     batch could not have carried them on; the model's
- *                     costs and what a run would save; --gap's value
+ *                     batch could not have carried them on; --gap's value
+ *   advise_model.c    the model: what a run costs now and batched, the
+ *                     break-even, the default gap
  *   advise_seq.c      the recurring sequences: runs of the same calls
  *                     and references counted together, most saving
  *                     first, and their names for people
@@ -30,21 +31,6 @@
 #include <json-c/json.h>
 
 #include "libwsc.h"
-
-#ifndef WSC_TRACE_EVENT_WRAPPED
-/* Until the uapi header has it (issue 33's contract): the same layout. */
-struct wsc_trace_event {
-	__u64 enter_ns;
-	__u64 exit_ns;
-	__s64 ret;
-	__u64 args[6];
-	__u32 tid;
-	__u16 nr;
-	__u16 flags;
-};
-#define WSC_TRACE_EVENT_WRAPPED	(1u << 0)
-#define WSC_TRACE_EVENT_BATCH	(1u << 1)
-#endif
 
 /* A batch carries at most this many calls: a longer run is several. */
 #define ADVISE_BATCH_MAX	1024
@@ -163,7 +149,7 @@ struct advise_report {
 	size_t nr_seqs;
 };
 
-/* advise.c */
+/* advise_model.c */
 /*
  * The smallest n <= ADVISE_BATCH_MAX with n entries dearer than one batch
  * of n; 0 when there is none.
@@ -176,6 +162,8 @@ double advise_run_saving(const struct advise_costs *c, uint64_t n);
 uint64_t advise_batches(uint64_t n);
 /* The default gap: twice the cost of one entry, to whole ns (at least 1). */
 uint64_t advise_default_gap(const struct advise_costs *c);
+
+/* advise.c */
 /*
  * --gap: ns, or a number (fractions allowed) with ns, us or ms after it.
  * 0; -1 when not a time; -2 when above ADVISE_GAP_MAX_NS.
@@ -224,6 +212,41 @@ void advise_seq_summary(const uint16_t *nrs, size_t n, char *buf,
 /* "read#2.arg0 = openat#0" */
 void advise_ref_text(const struct advise_seq *s, const struct advise_ref *ref,
 		     char *buf, size_t len);
+
+/* advise_events.c */
+/* What the command line asked of --advise. */
+struct advise_opts {
+	bool recalibrate;	/* --recalibrate */
+	bool gap_set;		/* --gap given: @gap_ns */
+	uint64_t gap_ns;
+};
+
+/**
+ * struct advise_events - the events drained so far
+ * @ev:      the first ADVISE_EVENTS_MAX of them, in no order (malloc'd)
+ * @n:       entries in @ev
+ * @cap:     room in @ev
+ * @dropped: those after the first ADVISE_EVENTS_MAX, not kept
+ * @lost:    dropped by the kernel since the start (a ring was full)
+ */
+struct advise_events {
+	struct wsc_trace_event *ev;
+	size_t n, cap;
+	uint64_t dropped;
+	uint64_t lost;
+};
+
+/*
+ * Before the trace: the calibration (measured or reused) and the gap
+ * into @a.  0, or -1 said.
+ */
+int advise_begin(const struct advise_opts *o, struct advise_report *a);
+/* The events recorded since the last drain into @e.  0, or -errno said. */
+int advise_events_drain(struct wsc_trace *tr, struct advise_events *e);
+/* After the trace: the last drain, then the analysis into @a.  0 or -1 said. */
+int advise_end(struct wsc_trace *tr, struct advise_events *e,
+	       struct advise_report *a);
+void advise_events_free(struct advise_events *e);
 
 /* advise_out.c: the section after the table; the JSON object. */
 void advise_print(FILE *f, const struct advise_report *a,

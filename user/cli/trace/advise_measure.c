@@ -121,7 +121,7 @@ int advise_calibration(bool recalibrate, struct advise_calib *c)
 	}
 	err = advise_calib_store(c);
 	if (err)
-		fprintf(stderr, "wsc trace: --advise: cannot store the calibration in %s: %s; used for this run only\n",
+		fprintf(stderr, "wsc trace: --advise: calibration not stored: %s: %s\n",
 			c->path, strerror(-err));
 	return 0;
 }

@@ -63,8 +63,8 @@ static void print_seq(FILE *f, const struct advise_seq *s)
 	struct trace_wrap w;
 	size_t i;
 
-	fprintf(f, "  %llu x %zu call%s, %s%s\n", (unsigned long long)s->count,
-		s->len, trace_plural(s->len),
+	fprintf(f, "  %llu run%s of %zu calls, %s%s\n",
+		(unsigned long long)s->count, trace_plural(s->count), s->len,
 		s->worth ? "saves " : "below the break-even: not worth a batch",
 		s->worth ? trace_fmt_time(t, sizeof(t), (uint64_t)s->saving_ns) : "");
 	print_seq_calls(f, s);

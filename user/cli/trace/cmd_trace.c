@@ -14,11 +14,28 @@
  * starts, so a path that cannot be written costs no run.
  */
 #include <string.h>
+#include <string.h>
 #include <sys/wait.h>
 
 #include "cmd_trace.h"
 #include "common/module_hint.h"
 #include "trace_cmd.h"
+
+/* --advise: every counted call an event, drained while the trace runs. */
+static int trace_advise_events(struct wsc_trace *tr, struct trace_live *lv,
+			       struct advise_events *events)
+{
+	int err = wsc_trace_set_events(tr, ADVISE_RING_EVENTS);
+
+	if (err) {
+		fprintf(stderr, "wsc trace: --advise: %s\n",
+			wsc_trace_error(tr)[0] ? wsc_trace_error(tr) :
+			strerror(-err));
+		return -1;
+	}
+	lv->events = events;
+	return 0;
+}
 
 /* A command's exit status is wsc's, as a shell gives it (wsc(8)). */
 static int trace_exit_code(const struct trace_report *r)
@@ -39,6 +56,8 @@ int cmd_trace(int argc, char **argv)
 	struct csv_out csv = { 0 }, csv_tasks = { 0 }, om = { 0 };
 	struct trace_report r = { 0 };
 	struct trace_live lv = { .o = &o };
+	struct advise_events events = { 0 };
+	struct advise_report batching = { 0 };
 	struct wsc_trace_spec spec;
 	struct wsc_trace *tr = NULL;
 	struct trace_sink out;
@@ -72,6 +91,10 @@ int cmd_trace(int argc, char **argv)
 		tr = NULL;
 		goto close;
 	}
+	/* --advise: calibrated before the trace, events recorded in it. */
+	if (o.advise && (advise_begin(&o.advise_opts, &batching) ||
+			 trace_advise_events(tr, &lv, &events)))
+		goto close;
 	trace_catch_signals();
 	spec = (struct wsc_trace_spec){
 		.pid = o.pid,
@@ -90,7 +113,12 @@ int cmd_trace(int argc, char **argv)
 	} else if (trace_target(tr, &spec, &lv, &r, cgroup)) {
 		goto close;
 	}
-	if (trace_collect(tr, &r) || trace_output(&lv, &r, &csv, &csv_tasks))
+	if (trace_collect(tr, &r))
+		goto close;
+	if (o.advise && advise_end(tr, &events, &batching))
+		goto close;
+	r.batching = o.advise ? &batching : NULL;
+	if (trace_output(&lv, &r, &csv, &csv_tasks))
 		goto close;
 	written = true;
 	ret = trace_exit_code(&r);
@@ -104,6 +132,8 @@ close:
 	csv_abort(&om);		/* FILE.tmp, unless FILE was written */
 	trace_report_free(&lv.prev);
 	trace_report_free(&r);
+	advise_events_free(&events);
+	advise_report_free(&batching);
 	if (tr)
 		wsc_trace_close(tr);
 	return ret;

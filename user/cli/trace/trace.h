@@ -32,6 +32,8 @@
 
 #include "libwsc.h"
 
+struct advise_report;
+
 /* Words of a system call bitmap (WSC_TRACE_NR_MAX bits). */
 #define TRACE_CALL_WORDS	(WSC_TRACE_NR_MAX / 64)
 
@@ -140,6 +142,7 @@ struct trace_row {
  * @time:        what "time" and "share" mean (--time)
  * @by:          the per-task table printed (--by)
  * @top:         rows shown in the table and the JSON; 0: all (--top)
+ * @batching:    what batching would save (--advise), or NULL
  */
 struct trace_report {
 	struct wsc_trace_status status;
@@ -161,6 +164,7 @@ struct trace_report {
 	enum trace_time time;
 	enum trace_by by;
 	size_t top;
+	const struct advise_report *batching;
 };
 
 enum trace_sort {

@@ -75,6 +75,17 @@ static void trace_usage(FILE *f)
 		"                       (node_exporter's textfile format) into FILE,\n"
 		"                       replaced at the end and every --interval\n"
 		"  -h, --help           show this help\n\n"
+		"Batching (Documentation/advise.md):\n"
+		"      --advise         after the report, what wrapped batches would save:\n"
+		"                       each thread's runs of calls a batch could carry,\n"
+		"                       the recurring sequences and their references,\n"
+		"                       the kernel entries now and batched, the saving\n"
+		"                       predicted from this machine's calibration\n"
+		"                       (measured on first use, stored per kernel)\n"
+		"      --gap NS         the most user time between two calls of a run\n"
+		"                       (ns, or with ns, us or ms; default twice the\n"
+		"                       calibrated cost of one plain entry)\n"
+		"      --recalibrate    measure the calibration again and store it\n\n"
 		"Needs wsc.ko loaded and CAP_SYS_ADMIN or CAP_PERFMON.  With a command,\n"
 		"the exit status is the command's (128 + N when killed by signal N;\n"
 		"127 when it cannot be run); otherwise 0, 1 on failure, 2 for a bad\n"
@@ -135,6 +146,21 @@ static int trace_parse_secs(const char *opt, const char *arg, double min_s,
 			   arg);
 }
 
+/* --gap NS: the gap threshold of --advise. */
+static int trace_parse_gap(struct trace_opts *o, const char *arg)
+{
+	int bad = advise_parse_gap(arg, &o->advise_opts.gap_ns);
+
+	if (bad == -2)
+		return usage_error("trace", "--gap: %s is out of range 0..60s",
+				   arg);
+	if (bad)
+		return usage_error("trace", "--gap: '%s' is not a time (NS, or a number with ns, us or ms)",
+				   arg);
+	o->advise_opts.gap_set = true;
+	return 0;
+}
+
 /* The options that take one of a few words (or an errno); 0 or EXIT_USAGE. */
 static int trace_parse_word(struct trace_opts *o, int c, const char *arg)
 {
@@ -190,6 +216,8 @@ static int trace_parse_value(struct trace_opts *o, int c, const char *arg)
 					c == 'd' ? &o->duration_ns : &o->interval_ns);
 	case 'T':
 		return parse_u64("trace", "--top", arg, 1, 1000000, &o->top);
+	case 'G':
+		return trace_parse_gap(o, arg);
 	case 'e':
 		return trace_parse_e(o, arg);
 	case 's':
@@ -239,6 +267,9 @@ int trace_parse(int argc, char **argv, struct trace_opts *o)
 		{ "csv-tasks",	required_argument, NULL, 'W' },
 		{ "openmetrics", required_argument, NULL, 'M' },
 		{ "output",	required_argument, NULL, 'o' },
+		{ "advise",	no_argument,	   NULL, 'A' },
+		{ "gap",	required_argument, NULL, 'G' },
+		{ "recalibrate", no_argument,	   NULL, 'R' },
 		OPT_CSV('V'), OPT_JSON, OPT_HELP, OPT_END
 	};
 	const struct opt_set set[] = {
@@ -247,6 +278,8 @@ int trace_parse(int argc, char **argv, struct trace_opts *o)
 		{ 'Z', &o->failed, NULL },
 		{ 'H', &o->hist, NULL },
 		{ 'j', &o->json, NULL },
+		{ 'A', &o->advise, NULL },
+		{ 'R', &o->advise_opts.recalibrate, NULL },
 		{ 0 }
 	};
 	int c, err;
@@ -285,6 +318,8 @@ int trace_parse(int argc, char **argv, struct trace_opts *o)
 		return trace_bad("--cold needs a command: the caches are dropped before it starts", NULL);
 	if (o->duration_ns && o->cmd)
 		return trace_bad("--duration is for -p, --cgroup and -a: a command is traced until it ends", NULL);
+	if ((o->advise_opts.gap_set || o->advise_opts.recalibrate) && !o->advise)
+		return trace_bad("--gap and --recalibrate go with --advise", NULL);
 	if (o->have_calls && trace_calls_empty(o->calls))
 		return trace_bad("-e selects no system call", o->calls_text);
 	if (o->cgroup)

@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "advise.h"
 #include "common/csv.h"
 #include "trace.h"
 
@@ -51,6 +52,8 @@ struct trace_opts {
 	const char *csv;
 	const char *csv_tasks;
 	const char *openmetrics;
+	bool advise;			/* --advise */
+	struct advise_opts advise_opts;	/* --gap, --recalibrate */
 	bool have_calls;
 	uint64_t calls[TRACE_CALL_WORDS];
 	char calls_text[200];
@@ -105,6 +108,9 @@ int trace_fetch_tasks(struct wsc_trace *tr, struct trace_report *r);
  * @begin_ns: when the trace started (clock_now_ns())
  * @last_ns:  when the previous fetch was, from @begin_ns
  * @next_ns:  when the next one is due (clock_now_ns())
+ * @events:   --advise: the events, drained every ADVISE_DRAIN_NS (NULL:
+ *            none)
+ * @drain_ns: when the next drain is due (clock_now_ns())
  * @om:       --openmetrics FILE, rewritten at each one (NULL: none)
  */
 struct trace_live {
@@ -116,6 +122,8 @@ struct trace_live {
 	uint64_t begin_ns;
 	uint64_t last_ns;
 	uint64_t next_ns;
+	struct advise_events *events;
+	uint64_t drain_ns;
 };
 
 /* trace_live.c */

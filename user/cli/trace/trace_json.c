@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 
 #include "common/env.h"
+#include "advise.h"
 #include "common/json.h"
 #include "trace.h"
 
@@ -172,6 +173,9 @@ static struct json_object *report_json(const struct trace_report *r)
 	for (i = 0; i < r->nr_tasks; i++)
 		json_object_array_add(tasks, task_json(&r->tasks[i]));
 	json_put(o, "tasks", tasks);
+	if (r->batching)
+		json_put(o, "batching", advise_json(r->batching,
+						    r->status.duration_ns));
 	json_put(o, "environment", env_json());
 	return o;
 }
@@ -181,8 +185,8 @@ void trace_print_json(FILE *f, const struct trace_report *r)
 	/* The lines the report has always had: grouped as in the table. */
 	static const char *const line_starts[] = {
 		"target", "exit_status", "trace", "stopped_by", "filter",
-		"lost", "total_ns", "time", "syscalls", "tasks", "environment",
-		NULL
+		"lost", "total_ns", "time", "syscalls", "tasks", "batching",
+		"environment", NULL
 	};
 
 	json_emit_lines(f, report_json(r), line_starts);

@@ -105,6 +105,8 @@ int trace_output(struct trace_live *lv, struct trace_report *r,
 		trace_print_json(lv->f, r);
 	else
 		trace_print_table(lv->f, r, o->hist);
+	if (r->batching && !o->json)
+		advise_print(lv->f, r->batching, r->status.duration_ns);
 	if (csv->f)
 		trace_print_csv(csv->f, r);
 	if (csv_tasks->f)

@@ -55,6 +55,8 @@ static int trace_wait(struct wsc_trace *tr, struct trace_live *lv,
 	const struct trace_opts *o = lv->o;
 	uint64_t deadline = o->duration_ns ? lv->begin_ns + o->duration_ns : 0;
 	uint64_t now, exited_ns = 0;
+	/* Intervals or drains due: never sleep in waitpid(). */
+	bool ticks = o->interval_ns || lv->events;
 	struct wsc_trace_status st;
 	int sent = 0, status, err;
 	bool said = false;
@@ -64,8 +66,8 @@ static int trace_wait(struct wsc_trace *tr, struct trace_live *lv,
 		now = clock_now_ns();
 		if (child > 0) {
 			trace_pass_signal(child, &sent);
-			/* Without intervals to print, sleep in waitpid itself. */
-			w = waitpid(child, &status, o->interval_ns ? WNOHANG : 0);
+			/* With nothing else to do, sleep in waitpid itself. */
+			w = waitpid(child, &status, ticks ? WNOHANG : 0);
 			if (w == child) {
 				r->has_exit = true;
 				r->exit_status = status;
@@ -77,7 +79,7 @@ static int trace_wait(struct wsc_trace *tr, struct trace_live *lv,
 			if (w < 0 && errno != EINTR)
 				return -errno;
 			/* A signal: pass it on at once. */
-			if (w < 0 && !o->interval_ns)
+			if (w < 0 && !ticks)
 				continue;
 		} else {
 			err = wsc_trace_status(tr, &st);
@@ -104,6 +106,12 @@ static int trace_wait(struct wsc_trace *tr, struct trace_live *lv,
 			err = trace_live_tick(tr, lv, now);
 			if (err)
 				return err;
+		}
+		if (lv->events && now >= lv->drain_ns) {
+			err = advise_events_drain(tr, lv->events);
+			if (err)
+				return err;
+			lv->drain_ns = now + ADVISE_DRAIN_NS;
 		}
 		/*
 		 * The end follows the last task's exit within a millisecond
