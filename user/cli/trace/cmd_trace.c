@@ -14,7 +14,6 @@
  * starts, so a path that cannot be written costs no run.
  */
 #include <string.h>
-#include <string.h>
 #include <sys/wait.h>
 
 #include "cmd_trace.h"
