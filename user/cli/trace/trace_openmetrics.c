@@ -129,6 +129,15 @@ static void om_sample(FILE *f, const char *name, const char *suffix,
 	fputc('"', f);
 }
 
+/* NAME{target="...",syscall="...": a system call's sample's start. */
+static void om_row_sample(FILE *f, const char *name, const char *suffix,
+			  const struct trace_report *r,
+			  const struct trace_row *row)
+{
+	om_sample(f, name, suffix, r);
+	om_label(f, "syscall", row->name);
+}
+
 /* "} 12\n", or "} 0.5\n" with @seconds. */
 static void om_value(FILE *f, uint64_t v, bool seconds)
 {
@@ -224,6 +233,7 @@ static const struct om_counter task_counters[] = {
 };
 
 #define OM_SYSCALL	"wsc_syscall_"
+#define OM_LATENCY	OM_SYSCALL "latency_seconds"
 
 /* The trace itself: which one, how long so far, what the kernel missed. */
 static void om_trace(FILE *f, const struct trace_report *r)
@@ -260,8 +270,7 @@ static void om_errors(FILE *f, const struct trace_report *r)
 		row = &r->rows[i];
 		told = 0;
 		for (j = 0; j < row->nr_errnos; j++) {
-			om_sample(f, OM_SYSCALL "errors_total", "", r);
-			om_label(f, "syscall", row->name);
+			om_row_sample(f, OM_SYSCALL "errors_total", "", r, row);
 			om_label(f, "errno", trace_errno_name(name, sizeof(name),
 							      row->errnos[j].err));
 			om_value(f, row->errnos[j].count, false);
@@ -269,19 +278,10 @@ static void om_errors(FILE *f, const struct trace_report *r)
 		}
 		if (row->errors <= told)
 			continue;
-		om_sample(f, OM_SYSCALL "errors_total", "", r);
-		om_label(f, "syscall", row->name);
+		om_row_sample(f, OM_SYSCALL "errors_total", "", r, row);
 		om_label(f, "errno", "unknown");
 		om_value(f, row->errors - told, false);
 	}
-}
-
-/* One histogram sample line of @row: _bucket (with @le), _sum or _count. */
-static void om_hist_line(FILE *f, const struct trace_report *r,
-			 const struct trace_row *row, const char *suffix)
-{
-	om_sample(f, OM_SYSCALL "latency_seconds", suffix, r);
-	om_label(f, "syscall", row->name);
 }
 
 /* Wall-clock latency: the buckets cumulative at the fixed bounds. */
@@ -297,18 +297,18 @@ static void om_latency(FILE *f, const struct trace_report *r)
 	for (i = 0; i < r->nr_rows; i++) {
 		row = &r->rows[i];
 		for (b = 0; b < TRACE_OM_BOUNDS; b++) {
-			om_hist_line(f, r, row, "_bucket");
+			om_row_sample(f, OM_LATENCY, "_bucket", r, row);
 			om_label(f, "le", om_seconds(le, sizeof(le),
 						      trace_om_bound_ns(b)));
 			om_value(f, trace_om_cumulative(row, trace_om_bound_ns(b)),
 				 false);
 		}
-		om_hist_line(f, r, row, "_bucket");
+		om_row_sample(f, OM_LATENCY, "_bucket", r, row);
 		om_label(f, "le", "+Inf");
 		om_value(f, row->hist_calls, false);
-		om_hist_line(f, r, row, "_sum");
+		om_row_sample(f, OM_LATENCY, "_sum", r, row);
 		om_value(f, row->total_ns, true);
-		om_hist_line(f, r, row, "_count");
+		om_row_sample(f, OM_LATENCY, "_count", r, row);
 		om_value(f, row->hist_calls, false);
 	}
 }
@@ -359,8 +359,7 @@ void trace_om_print(FILE *f, const struct trace_report *r)
 		om_family(f, OM_SYSCALL, c->name, "counter", c->help);
 		snprintf(name, sizeof(name), OM_SYSCALL "%s", c->name);
 		for (i = 0; i < r->nr_rows; i++) {
-			om_sample(f, name, "", r);
-			om_label(f, "syscall", r->rows[i].name);
+			om_row_sample(f, name, "", r, &r->rows[i]);
 			om_value(f, c->of_row(&r->rows[i]), c->seconds);
 		}
 	}
