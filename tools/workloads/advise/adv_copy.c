@@ -116,8 +116,9 @@ static void copy_prepare(void *ctx)
 		adv_die(c->in < 0 ? c->src : c->dst, errno);
 }
 
-static uint64_t copy_run(void *ctx, struct wsc_batch *b)
+static uint64_t copy_run(void *ctx, enum adv_mode mode, struct wsc_batch *b)
 {
+	(void)mode;
 	struct copy *c = ctx;
 
 	return b ? copy_batched(b, c->in, c->out, c->buf, c->piece, c->k) :

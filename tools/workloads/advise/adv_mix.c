@@ -53,7 +53,6 @@ struct mix {
 	const char *out_path;
 	int dir, out;
 	unsigned int n, work;
-	enum adv_mode mode;
 };
 
 /* Each repetition writes its lines into an empty file. */
@@ -68,7 +67,7 @@ static void mix_prepare(void *ctx)
 		adv_die(m->out_path, errno);
 }
 
-static uint64_t mix_run(void *ctx, struct wsc_batch *b)
+static uint64_t mix_run(void *ctx, enum adv_mode mode, struct wsc_batch *b)
 {
 	static struct adv_file f;
 	struct mix *m = ctx;
@@ -90,8 +89,8 @@ static uint64_t mix_run(void *ctx, struct wsc_batch *b)
 		}
 		h = adv_file_sum(&f, got, m->work, 0);
 		len = mix_line(line, sizeof(line), &f, h);
-		mix_write(b, m->mode, m->out, line, len);
-		sum = adv_checksum(line, (size_t)len, m->work * 32, sum);
+		mix_write(b, mode, m->out, line, len);
+		sum = adv_checksum(line, (size_t)len, m->work * 128, sum);
 	}
 	return sum;
 }
@@ -109,7 +108,6 @@ int main(int argc, char **argv)
 	m.out_path = a.out;
 	m.n = a.n;
 	m.work = a.work;
-	m.mode = a.mode;
 	adv_time(&a, &w);
 	return 0;
 }

@@ -53,8 +53,9 @@ struct scan {
 	unsigned int n, k;
 };
 
-static uint64_t scan_run(void *ctx, struct wsc_batch *b)
+static uint64_t scan_run(void *ctx, enum adv_mode mode, struct wsc_batch *b)
 {
+	(void)mode;
 	struct scan *s = ctx;
 
 	return b ? scan_batched(b, s->dir, s->n, s->k) : scan_plain(s->dir, s->n);

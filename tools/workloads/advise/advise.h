@@ -20,6 +20,11 @@
  * mode, libwsc's counts over all repetitions, and every repetition's time.
  * A median over many short repetitions keeps what else the machine does
  * (under TCG, another VM) out of the figure better than one long run.
+ *
+ * Mode "all" runs the five timed modes in one process, one repetition
+ * of each in turn (the order rotating), and prints a line per mode: the
+ * i-th repetitions of two modes ran side by side, so their difference
+ * is as free of the rest of the machine as this can make it.
  */
 #ifndef ADVISE_H
 #define ADVISE_H
@@ -33,7 +38,9 @@ enum adv_mode {
 	ADV_BREAK_EVEN,
 	ADV_WRAPPED,
 	ADV_CONVENTIONAL,
-	ADV_SETUP,	/* make the input, untimed */
+	ADV_NR_TIMED,
+	ADV_SETUP = ADV_NR_TIMED,	/* make the input, untimed */
+	ADV_ALL,	/* every timed mode in turn, one repetition each */
 };
 
 /* What a program was asked: the mode, then options. */
@@ -51,7 +58,8 @@ struct adv_args {
 /* The work one program repeats, and what it needs before each time. */
 struct adv_work {
 	void (*prepare)(void *ctx);	/* untimed; may be NULL */
-	uint64_t (*run)(void *ctx, struct wsc_batch *b);	/* its checksum */
+	/* One repetition in @mode (@b its batch): its checksum. */
+	uint64_t (*run)(void *ctx, enum adv_mode mode, struct wsc_batch *b);
 	void *ctx;
 };
 
@@ -69,8 +77,8 @@ void adv_submit(struct wsc_batch *b);
 /* Monotonic nanoseconds. */
 uint64_t adv_now(void);
 /*
- * Make the batch of @a's mode, run @w a->reps times, print the result
- * line and free the batch.
+ * Make the batch of @a's mode (each mode's, for "all"), run @w a->reps
+ * times, print the result line (one per mode) and free the batches.
  */
 void adv_time(const struct adv_args *a, const struct adv_work *w);
 /* A byte-mixing checksum over @len bytes, @passes times (user work). */

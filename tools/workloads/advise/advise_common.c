@@ -19,6 +19,7 @@ static const char *const adv_mode_names[] = {
 	[ADV_WRAPPED] = "wrapped",
 	[ADV_CONVENTIONAL] = "conventional",
 	[ADV_SETUP] = "setup",
+	[ADV_ALL] = "all",
 };
 
 #define ADV_NMODES (sizeof(adv_mode_names) / sizeof(adv_mode_names[0]))
@@ -26,7 +27,7 @@ static const char *const adv_mode_names[] = {
 static void adv_usage(const char *usage)
 {
 	fprintf(stderr, "usage: %s\n", usage);
-	fprintf(stderr, "MODE: plain, libwsc, break-even, wrapped, conventional or setup\n");
+	fprintf(stderr, "MODE: plain, libwsc, break-even, wrapped, conventional, all or setup\n");
 	exit(2);
 }
 
@@ -45,29 +46,18 @@ static unsigned int adv_count(const char *s, const char *usage)
 void adv_parse(int argc, char **argv, const char *usage, int want_out,
 	       struct adv_args *a)
 {
+	/* Each option and the field it sets. */
+	static const char fields[] = "nkpwr";
+	unsigned int *field[] = { &a->n, &a->k, &a->piece, &a->work, &a->reps };
 	int opt, need = want_out ? 3 : 2;
 	size_t i;
 
 	while ((opt = getopt(argc, argv, "n:k:p:w:r:")) != -1) {
-		switch (opt) {
-		case 'n':
-			a->n = adv_count(optarg, usage);
-			break;
-		case 'k':
-			a->k = adv_count(optarg, usage);
-			break;
-		case 'p':
-			a->piece = adv_count(optarg, usage);
-			break;
-		case 'w':
-			a->work = adv_count(optarg, usage);
-			break;
-		case 'r':
-			a->reps = adv_count(optarg, usage);
-			break;
-		default:
+		const char *at = strchr(fields, opt);
+
+		if (opt == ':' || opt == '?' || !at)
 			adv_usage(usage);
-		}
+		*field[at - fields] = adv_count(optarg, usage);
 	}
 	if (argc - optind != need)
 		adv_usage(usage);
@@ -100,7 +90,7 @@ struct wsc_batch *adv_batch(enum adv_mode mode)
 	struct wsc_batch *b;
 	int ret;
 
-	if (mode == ADV_PLAIN || mode == ADV_SETUP)
+	if (mode == ADV_PLAIN || mode >= ADV_NR_TIMED)
 		return NULL;
 	ret = wsc_batch_create(&b, flags[mode]);
 	if (ret < 0)
@@ -131,37 +121,60 @@ static int adv_cmp_u64(const void *x, const void *y)
 	return a < b ? -1 : a > b;
 }
 
-void adv_time(const struct adv_args *a, const struct adv_work *w)
+/* One mode's line: median, checksum, libwsc's counts, each repetition. */
+static void adv_print(enum adv_mode mode, const uint64_t *ns, unsigned int reps,
+		      uint64_t sum, const struct wsc_batch *b)
 {
-	struct wsc_batch *b = adv_batch(a->mode);
-	uint64_t *ns, *sorted, t0, sum = 0;
+	uint64_t *sorted = calloc(reps, sizeof(*sorted));
 	unsigned int i;
 
-	ns = calloc(a->reps, sizeof(*ns));
-	sorted = calloc(a->reps, sizeof(*sorted));
-	if (!ns || !sorted)
+	if (!sorted)
 		adv_die("calloc", ENOMEM);
-	for (i = 0; i < a->reps; i++) {
-		if (w->prepare)
-			w->prepare(w->ctx);
-		t0 = adv_now();
-		sum = w->run(w->ctx, b);
-		ns[i] = adv_now() - t0;
-	}
-	memcpy(sorted, ns, a->reps * sizeof(*ns));
-	qsort(sorted, a->reps, sizeof(*sorted), adv_cmp_u64);
+	memcpy(sorted, ns, reps * sizeof(*ns));
+	qsort(sorted, reps, sizeof(*sorted), adv_cmp_u64);
 	printf("mode=%s ns=%llu sum=%016llx kernel_entries=%lu plain_calls=%lu break_even=%u reps=",
-	       adv_mode_names[a->mode],
-	       (unsigned long long)sorted[a->reps / 2],
+	       adv_mode_names[mode], (unsigned long long)sorted[reps / 2],
 	       (unsigned long long)sum, b ? wsc_batch_kernel_entries(b) : 0,
 	       b ? wsc_batch_conventional_calls(b) : 0,
 	       b ? wsc_break_even() : 0);
-	for (i = 0; i < a->reps; i++)
+	for (i = 0; i < reps; i++)
 		printf("%s%llu", i ? ";" : "", (unsigned long long)ns[i]);
 	printf("\n");
 	free(sorted);
-	free(ns);
-	wsc_batch_destroy(b);
+}
+
+void adv_time(const struct adv_args *a, const struct adv_work *w)
+{
+	struct wsc_batch *b[ADV_NR_TIMED] = { NULL };
+	uint64_t *ns[ADV_NR_TIMED] = { NULL }, sum[ADV_NR_TIMED] = { 0 }, t0;
+	unsigned int first = a->mode, last = a->mode, nr, i, j, m;
+
+	if (a->mode == ADV_ALL) {
+		first = 0;
+		last = ADV_NR_TIMED - 1;
+	}
+	nr = last - first + 1;
+	for (m = first; m <= last; m++) {
+		b[m] = adv_batch((enum adv_mode)m);
+		ns[m] = calloc(a->reps, sizeof(*ns[m]));
+		if (!ns[m])
+			adv_die("calloc", ENOMEM);
+	}
+	for (i = 0; i < a->reps; i++) {
+		for (j = 0; j < nr; j++) {
+			m = first + (i + j) % nr;
+			if (w->prepare)
+				w->prepare(w->ctx);
+			t0 = adv_now();
+			sum[m] = w->run(w->ctx, (enum adv_mode)m, b[m]);
+			ns[m][i] = adv_now() - t0;
+		}
+	}
+	for (m = first; m <= last; m++) {
+		adv_print((enum adv_mode)m, ns[m], a->reps, sum[m], b[m]);
+		free(ns[m]);
+		wsc_batch_destroy(b[m]);
+	}
 }
 
 uint64_t adv_checksum(const void *buf, size_t len, unsigned int passes,
