@@ -597,6 +597,15 @@ int wsc_genl_trace_events_start(struct netlink_callback *cb)
 	return 0;
 }
 
+/* The header of a TRACE_EVENTS message, or NULL when @skb is full. */
+static void *wsc_genl_trace_events_hdr(struct sk_buff *skb,
+				       struct netlink_callback *cb)
+{
+	return wsc_genl_put_hdr(skb, NETLINK_CB(cb->skb).portid,
+				cb->nlh->nlmsg_seq, NLM_F_MULTI,
+				WSC_LAT_CMD_TRACE_EVENTS);
+}
+
 /*
  * One message of up to d->bucket events of CPU d->nr, as many as fit.
  * Returns 0 once they are sent, -EMSGSIZE when the skb is full.
@@ -610,9 +619,7 @@ static int wsc_genl_trace_put_events(struct sk_buff *skb,
 	unsigned int n;
 	void *hdr;
 
-	hdr = wsc_genl_put_hdr(skb, NETLINK_CB(cb->skb).portid,
-			       cb->nlh->nlmsg_seq, NLM_F_MULTI,
-			       WSC_LAT_CMD_TRACE_EVENTS);
+	hdr = wsc_genl_trace_events_hdr(skb, cb);
 	if (!hdr)
 		return -EMSGSIZE;
 	n = skb_tailroom(skb) > NLA_HDRLEN ?
@@ -637,9 +644,7 @@ static int wsc_genl_trace_put_lost(struct sk_buff *skb,
 	struct wsc_genl_trace_dump *d = wsc_genl_trace_dump_ctx(cb);
 	void *hdr;
 
-	hdr = wsc_genl_put_hdr(skb, NETLINK_CB(cb->skb).portid,
-			       cb->nlh->nlmsg_seq, NLM_F_MULTI,
-			       WSC_LAT_CMD_TRACE_EVENTS);
+	hdr = wsc_genl_trace_events_hdr(skb, cb);
 	if (!hdr)
 		return -EMSGSIZE;
 	if (nla_put_u64_64bit(skb, WSC_LAT_A_TRACE_LOST_EVENTS,

@@ -71,6 +71,23 @@ static struct nl_msg *trace_msg(struct wsc_trace *tr, uint8_t cmd, int flags)
 	return msg;
 }
 
+/*
+ * A dump of @cmd about the handle's trace, its messages parsed by @req;
+ * 0 or the first failure, the kernel's or the parser's.
+ */
+static int trace_dump(struct wsc_trace *tr, uint8_t cmd, struct wsc_nl_req *req)
+{
+	struct nl_msg *msg;
+	int ret;
+
+	req->nl = &tr->nl;
+	msg = trace_msg(tr, cmd, NLM_F_DUMP);
+	if (!msg)
+		return -ENOMEM;
+	ret = wsc_nl_transact(&tr->nl, msg, req);
+	return ret ? ret : req->err;
+}
+
 /* Check @spec; 0, or -EINVAL with the reason in the handle. */
 static int trace_check_spec(struct wsc_trace *tr,
 			    const struct wsc_trace_spec *spec)
@@ -468,16 +485,11 @@ int wsc_trace_fetch(struct wsc_trace *tr,
 	struct trace_fetch f = { .fn = fn, .ctx = ctx };
 	struct wsc_nl_req req = { .parse = trace_parse_call, .priv = &f,
 				  WSC_NL_ANSWER(wsc_nl_call_policy) };
-	struct nl_msg *msg;
 	int ret;
 
 	if (!tr || !fn)
 		return -EINVAL;
-	req.nl = &tr->nl;
-	msg = trace_msg(tr, WSC_LAT_CMD_TRACE_FETCH, NLM_F_DUMP);
-	if (!msg)
-		return -ENOMEM;
-	ret = wsc_nl_transact(&tr->nl, msg, &req);
+	ret = trace_dump(tr, WSC_LAT_CMD_TRACE_FETCH, &req);
 	if (!ret) {
 		trace_flush(&req, &f);
 		ret = req.err;
@@ -535,18 +547,11 @@ int wsc_trace_tasks(struct wsc_trace *tr,
 	struct trace_tasks tt = { .fn = fn, .ctx = ctx };
 	struct wsc_nl_req req = { .parse = trace_parse_task, .priv = &tt,
 				  WSC_NL_ANSWER(wsc_nl_task_policy) };
-	struct nl_msg *msg;
 	int ret;
 
 	if (!tr || !fn)
 		return -EINVAL;
-	req.nl = &tr->nl;
-	msg = trace_msg(tr, WSC_LAT_CMD_TRACE_TASKS, NLM_F_DUMP);
-	if (!msg)
-		return -ENOMEM;
-	ret = wsc_nl_transact(&tr->nl, msg, &req);
-	if (!ret)
-		ret = req.err;
+	ret = trace_dump(tr, WSC_LAT_CMD_TRACE_TASKS, &req);
 	return ret ? ret : (int)tt.tasks;
 }
 
@@ -621,18 +626,11 @@ int wsc_trace_events(struct wsc_trace *tr,
 	struct trace_drain dr = { .fn = fn, .ctx = ctx };
 	struct wsc_nl_req req = { .parse = trace_parse_events, .priv = &dr,
 				  WSC_NL_ANSWER(wsc_nl_trace_policy) };
-	struct nl_msg *msg;
 	int ret;
 
 	if (!tr || !fn)
 		return -EINVAL;
-	req.nl = &tr->nl;
-	msg = trace_msg(tr, WSC_LAT_CMD_TRACE_EVENTS, NLM_F_DUMP);
-	if (!msg)
-		return -ENOMEM;
-	ret = wsc_nl_transact(&tr->nl, msg, &req);
-	if (!ret)
-		ret = req.err;
+	ret = trace_dump(tr, WSC_LAT_CMD_TRACE_EVENTS, &req);
 	free(dr.buf);
 	if (lost && !ret)
 		*lost = dr.lost;
