@@ -59,7 +59,8 @@ static void test_run_saving(void **state)
 	/* Two batches: two fixed costs. */
 	assert_true(advise_run_saving(&costs, 1025) ==
 		    1025 * 800.0 - (2 * 1450.0 + 1025 * 95.0));
-	assert_int_equal(advise_default_gap(&costs), 1600);
+	assert_int_equal(advise_default_gap(800), 1600);
+	assert_int_equal(advise_default_gap(0.2), 1);
 }
 
 static void test_gap_values(void **state)
@@ -370,7 +371,8 @@ static const char calib_text[] =
 	"entry_ns=812.4\n"
 	"batch_fixed_ns=1450.0\n"
 	"batch_per_call_ns=95.2\n"
-	"break_even=3\n";
+	"break_even=3\n"
+	"gap_floor_ns=4000.5\n";
 
 static int parse_text(const char *text, struct advise_calib *c)
 {
@@ -397,10 +399,11 @@ static void test_calib_parse(void **state)
 	assert_true(c.costs.entry_ns == 812.4);
 	assert_true(c.costs.batch_per_call_ns == 95.2);
 	assert_int_equal(c.costs.break_even, 3);
+	assert_true(c.gap_floor_ns == 4000.5);
 	/* Every key a file must have, missing in turn. */
 	static const char *const needed[] = {
 		"version=", "kernel=", "module=", "date=", "entry_ns=",
-		"batch_fixed_ns=", "batch_per_call_ns=",
+		"batch_fixed_ns=", "batch_per_call_ns=", "gap_floor_ns=",
 	};
 	size_t i;
 
@@ -449,6 +452,7 @@ static void test_calib_store_and_load(void **state)
 	assert_non_null(strstr(text, "\nversion=1\n"));
 	assert_non_null(strstr(text, "\nbreak_even=3\n"));
 	assert_non_null(strstr(text, "\nentry_ns=812.4\n"));
+	assert_non_null(strstr(text, "\ngap_floor_ns=4000.5\n"));
 	/* No temporary file left beside it. */
 	snprintf(path, sizeof(path), "%s/a/b/x.conf.tmp.%d", dir, (int)getpid());
 	assert_int_not_equal(stat(path, &st), 0);

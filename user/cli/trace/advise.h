@@ -61,6 +61,8 @@ struct advise_costs {
 /**
  * struct advise_calib - a calibration, as its file holds it
  * @costs:   the figures
+ * @gap_floor_ns: the gap between two calls made back to back, as a trace
+ *           with events sees it (advise_floor.c)
  * @version: the file's format (1)
  * @rounds:  the rounds measured
  * @kernel:  uname -r where measured
@@ -72,6 +74,7 @@ struct advise_costs {
  */
 struct advise_calib {
 	struct advise_costs costs;
+	double gap_floor_ns;
 	unsigned int version;
 	unsigned int rounds;
 	char kernel[128];
@@ -114,7 +117,7 @@ struct advise_seq {
  * struct advise_report - what the events say batching would save
  * @calib:           the costs used and where they come from
  * @gap_ns:          the gap threshold
- * @gap_default:     @gap_ns is the default (twice the entry's cost)
+ * @gap_default:     @gap_ns is the default (twice the gap floor)
  * @events:          events analysed
  * @events_dropped:  events not kept (beyond ADVISE_EVENTS_MAX)
  * @lost_events:     events the kernel dropped (a ring was full)
@@ -160,8 +163,8 @@ unsigned int advise_break_even(double entry_ns, double batch_fixed_ns,
 double advise_run_saving(const struct advise_costs *c, uint64_t n);
 /* The batches a run of @n calls needs. */
 uint64_t advise_batches(uint64_t n);
-/* The default gap: twice the cost of one entry, to whole ns (at least 1). */
-uint64_t advise_default_gap(const struct advise_costs *c);
+/* The default gap: twice the gap floor, to whole ns (at least 1). */
+uint64_t advise_default_gap(double gap_floor_ns);
 
 /* advise.c */
 /*

@@ -98,8 +98,8 @@ static int calib_uint(const char *v, unsigned int *out)
 enum {
 	SEEN_VERSION = 1 << 0, SEEN_KERNEL = 1 << 1, SEEN_MODULE = 1 << 2,
 	SEEN_DATE = 1 << 3, SEEN_ENTRY = 1 << 4, SEEN_FIXED = 1 << 5,
-	SEEN_PER_CALL = 1 << 6, SEEN_ALL = (1 << 7) - 1,
-	SEEN_BREAK_EVEN = 1 << 7,
+	SEEN_PER_CALL = 1 << 6, SEEN_GAP_FLOOR = 1 << 7, SEEN_ALL = (1 << 8) - 1,
+	SEEN_BREAK_EVEN = 1 << 8,
 };
 
 enum calib_type { CALIB_UINT, CALIB_NS, CALIB_TEXT };
@@ -129,6 +129,7 @@ static const struct calib_field calib_fields[] = {
 	  SEEN_FIXED },
 	{ "batch_per_call_ns", CALIB_NS, CALIB_AT(costs.batch_per_call_ns), 0,
 	  SEEN_PER_CALL },
+	{ "gap_floor_ns", CALIB_NS, CALIB_AT(gap_floor_ns), 0, SEEN_GAP_FLOOR },
 	{ "break_even", CALIB_UINT, CALIB_AT(costs.break_even), 0,
 	  SEEN_BREAK_EVEN },
 };
@@ -212,13 +213,15 @@ void advise_calib_format(FILE *f, const struct advise_calib *c)
 		"# a plain system call that does nothing (ENOSYS), entry to exit;\n"
 		"# batch_fixed_ns and batch_per_call_ns: a wrapped batch of the no-op\n"
 		"# (Theil-Sen line); break_even: the smallest batch that costs less\n"
-		"# than its calls made plainly, 0 if none up to %u\n",
+		"# than its calls made plainly, 0 if none up to %u; gap_floor_ns\n"
+		"# (wsc trace's own): two calls back to back as a trace sees them\n",
 		ADVISE_BATCH_MAX);
 	fprintf(f, "version=%u\nkernel=%s\nmachine=%s\nmodule=%s\ndate=%s\n"
 		"rounds=%u\nentry_ns=%.1f\nbatch_fixed_ns=%.1f\n"
-		"batch_per_call_ns=%.1f\nbreak_even=%u\n", c->version, c->kernel,
-		c->machine, c->module, c->date, c->rounds, x->entry_ns,
-		x->batch_fixed_ns, x->batch_per_call_ns, x->break_even);
+		"batch_per_call_ns=%.1f\nbreak_even=%u\ngap_floor_ns=%.1f\n",
+		c->version, c->kernel, c->machine, c->module, c->date, c->rounds,
+		x->entry_ns, x->batch_fixed_ns, x->batch_per_call_ns,
+		x->break_even, c->gap_floor_ns);
 }
 
 /* mkdir -p of @path's folder. */

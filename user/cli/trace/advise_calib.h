@@ -35,6 +35,9 @@ void advise_calib_format(FILE *f, const struct advise_calib *c);
 /* @c into c->path, its folders made, atomically.  0 or -errno. */
 int advise_calib_store(const struct advise_calib *c);
 
+/* advise_floor.c: the gap floor measured now (ns).  0 or -errno. */
+int advise_gap_floor(double *out);
+
 /* advise_measure.c */
 /* Calls per variant over all rounds, and the rounds, of a calibration. */
 #define ADVISE_CALIB_ITERS	60000

@@ -18,7 +18,7 @@ int advise_begin(const struct advise_opts *o, struct advise_report *a)
 	if (advise_calibration(o->recalibrate, &a->calib))
 		return -1;
 	a->gap_default = !o->gap_set;
-	a->gap_ns = o->gap_set ? o->gap_ns : advise_default_gap(&a->calib.costs);
+	a->gap_ns = o->gap_set ? o->gap_ns : advise_default_gap(a->calib.gap_floor_ns);
 	return 0;
 }
 

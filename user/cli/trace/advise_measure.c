@@ -7,7 +7,8 @@
  * ADVISE_CALIB_ROUNDS rounds, against bench fit's 1000000 in 5), so that
  * the first --advise waits a second or two rather than a minute under
  * emulation.  Pinned to the CPU wsc runs on, then unpinned: the command
- * traced after inherits wsc's affinity.
+ * traced after inherits wsc's affinity.  Then the gap floor, the gap
+ * between two calls back to back under a trace (advise_floor.c).
  */
 #include <errno.h>
 #include <math.h>
@@ -87,6 +88,9 @@ static int calib_measure(struct advise_calib *c)
 		x->batch_fixed_ns = 0;
 	x->break_even = advise_break_even(x->entry_ns, x->batch_fixed_ns,
 					  x->batch_per_call_ns);
+	err = advise_gap_floor(&c->gap_floor_ns);
+	if (err)
+		return err;
 	c->rounds = ADVISE_CALIB_ROUNDS;
 	gmtime_r(&now, &tm);
 	strftime(c->date, sizeof(c->date), "%Y-%m-%dT%H:%M:%SZ", &tm);

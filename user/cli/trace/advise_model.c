@@ -36,9 +36,9 @@ double advise_run_saving(const struct advise_costs *c, uint64_t n)
 		(double)n * c->batch_per_call_ns);
 }
 
-uint64_t advise_default_gap(const struct advise_costs *c)
+uint64_t advise_default_gap(double gap_floor_ns)
 {
-	double ns = round(2 * c->entry_ns);
+	double ns = round(2 * gap_floor_ns);
 
 	return isfinite(ns) && ns >= 1 ? (uint64_t)ns : 1;
 }

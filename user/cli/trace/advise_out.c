@@ -32,8 +32,9 @@ static void print_calib(FILE *f, const struct advise_calib *c)
 		c->fresh ? " (measured now)" : "");
 	fprintf(f, "    %s, kernel %s, module %s, %u rounds\n", c->date,
 		c->kernel, c->module, c->rounds);
-	fprintf(f, "    entry %.1fns; batch %.1f + %.1f x n ns; break-even %s\n",
-		x->entry_ns, x->batch_fixed_ns, x->batch_per_call_ns, be);
+	fprintf(f, "    entry %.1fns; batch %.1f + %.1f x n ns; break-even %s; gap floor %.1fns\n",
+		x->entry_ns, x->batch_fixed_ns, x->batch_per_call_ns, be,
+		c->gap_floor_ns);
 }
 
 /* The sequence's calls, folded, wrapped at the table's width. */
@@ -88,7 +89,7 @@ void advise_print(FILE *f, const struct advise_report *a, uint64_t traced_ns)
 
 	fprintf(f, "\nbatching (--advise: what wrapped batches would save; Documentation/advise.md):\n");
 	fprintf(f, "  gap threshold %s%s\n", trace_fmt_time(t1, sizeof(t1), a->gap_ns),
-		a->gap_default ? " (the default: twice a plain entry's cost)" : " (--gap)");
+		a->gap_default ? " (the default: twice the gap floor)" : " (--gap)");
 	fprintf(f, "  %llu event%s of %llu thread%s: %llu call%s in %llu run%s of 2 or more; %llu already batched\n",
 		(unsigned long long)a->events, trace_plural(a->events),
 		(unsigned long long)a->threads, trace_plural(a->threads),
@@ -166,6 +167,7 @@ static struct json_object *calib_json(const struct advise_calib *c)
 	json_put(o, "batch_per_call_ns",
 		 json_new_fixed(1, c->costs.batch_per_call_ns));
 	json_put(o, "break_even", json_new_u64(c->costs.break_even));
+	json_put(o, "gap_floor_ns", json_new_fixed(1, c->gap_floor_ns));
 	return o;
 }
 

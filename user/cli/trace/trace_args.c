@@ -84,7 +84,7 @@ static void trace_usage(FILE *f)
 		"                       (measured on first use, stored per kernel)\n"
 		"      --gap NS         the most user time between two calls of a run\n"
 		"                       (ns, or with ns, us or ms; default twice the\n"
-		"                       calibrated cost of one plain entry)\n"
+		"                       calibrated gap of two calls back to back)\n"
 		"      --recalibrate    measure the calibration again and store it\n\n"
 		"Needs wsc.ko loaded and CAP_SYS_ADMIN or CAP_PERFMON.  With a command,\n"
 		"the exit status is the command's (128 + N when killed by signal N;\n"
