@@ -83,15 +83,8 @@ static int run_end(struct run_list *l, const struct wsc_trace_event *ev,
 
 	if (len < 2)
 		return 0;
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? 2 * l->cap : 64;
-		struct advise_run *p = realloc(l->runs, cap * sizeof(*p));
-
-		if (!p)
-			return -ENOMEM;
-		l->runs = p;
-		l->cap = cap;
-	}
+	if (advise_grow(&l->runs, &l->cap, l->n + 1, sizeof(*run), SIZE_MAX))
+		return -ENOMEM;
 	run = &l->runs[l->n++];
 	run->ev = ev;
 	run->len = len;

@@ -23,10 +23,12 @@
 #ifndef WSC_CLI_TRACE_ADVISE_H
 #define WSC_CLI_TRACE_ADVISE_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include <json-c/json.h>
 
@@ -151,6 +153,32 @@ struct advise_report {
 	struct advise_seq *seqs;
 	size_t nr_seqs;
 };
+
+/*
+ * Room for @need elements of @size bytes in the array *@arr of *@cap
+ * (doubled from 64, at most @max): 0, or -ENOMEM with the array as it was.
+ */
+static inline int advise_grow(void *arr, size_t *cap, size_t need,
+			      size_t size, size_t max)
+{
+	void **p = arr, *grown;
+	size_t n = *cap ? *cap : 64;
+
+	if (need <= *cap)
+		return 0;
+	while (n < need)
+		n *= 2;
+	if (n > max)
+		n = max;
+	if (n < need)
+		return -ENOMEM;
+	grown = realloc(*p, n * size);
+	if (!grown)
+		return -ENOMEM;
+	*p = grown;
+	*cap = n;
+	return 0;
+}
 
 /* advise_model.c */
 /*

@@ -32,20 +32,9 @@ static int events_take(void *ctx, const struct wsc_trace_event *ev, size_t n)
 		e->dropped += n - room;
 		n = room;
 	}
-	if (e->n + n > e->cap) {
-		size_t cap = e->cap ? e->cap : 4096;
-		struct wsc_trace_event *p;
-
-		while (cap < e->n + n)
-			cap *= 2;
-		if (cap > ADVISE_EVENTS_MAX)
-			cap = ADVISE_EVENTS_MAX;
-		p = realloc(e->ev, cap * sizeof(*p));
-		if (!p)
-			return -ENOMEM;
-		e->ev = p;
-		e->cap = cap;
-	}
+	if (advise_grow(&e->ev, &e->cap, e->n + n, sizeof(*ev),
+			ADVISE_EVENTS_MAX))
+		return -ENOMEM;
 	memcpy(e->ev + e->n, ev, n * sizeof(*ev));
 	e->n += n;
 	return 0;

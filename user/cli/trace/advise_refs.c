@@ -95,15 +95,8 @@ static bool takes(const struct wsc_trace_event *src, enum ref_kind kind,
 static int ref_add(struct advise_ref **out, size_t *len, size_t *cap,
 		   const struct advise_ref *ref)
 {
-	if (*len == *cap) {
-		size_t n = *cap ? 2 * *cap : 64;
-		struct advise_ref *p = realloc(*out, n * sizeof(*p));
-
-		if (!p)
-			return -ENOMEM;
-		*out = p;
-		*cap = n;
-	}
+	if (advise_grow(out, cap, *len + 1, sizeof(*ref), SIZE_MAX))
+		return -ENOMEM;
 	(*out)[(*len)++] = *ref;
 	return 0;
 }
