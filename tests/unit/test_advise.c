@@ -59,8 +59,8 @@ static void test_run_saving(void **state)
 	/* Two batches: two fixed costs. */
 	assert_true(advise_run_saving(&costs, 1025) ==
 		    1025 * 800.0 - (2 * 1450.0 + 1025 * 95.0));
-	assert_int_equal(advise_default_gap(800), 1600);
-	assert_int_equal(advise_default_gap(0.2), 1);
+	assert_int_equal(advise_default_gap(800), 6400);
+	assert_int_equal(advise_default_gap(0.05), 1);
 }
 
 static void test_gap_values(void **state)

@@ -119,7 +119,7 @@ struct advise_seq {
  * struct advise_report - what the events say batching would save
  * @calib:           the costs used and where they come from
  * @gap_ns:          the gap threshold
- * @gap_default:     @gap_ns is the default (twice the gap floor)
+ * @gap_default:     @gap_ns is the default (ADVISE_GAP_FLOORS gap floors)
  * @events:          events analysed
  * @events_dropped:  events not kept (beyond ADVISE_EVENTS_MAX)
  * @lost_events:     events the kernel dropped (a ring was full)
@@ -191,7 +191,15 @@ unsigned int advise_break_even(double entry_ns, double batch_fixed_ns,
 double advise_run_saving(const struct advise_costs *c, uint64_t n);
 /* The batches a run of @n calls needs. */
 uint64_t advise_batches(uint64_t n);
-/* The default gap: twice the gap floor, to whole ns (at least 1). */
+/*
+ * The default gap, in gap floors: the glue between two calls (a libc
+ * wrapper, a check of the result, the next call's arguments) took 1.5 to
+ * 6 floors in the validation programs, a checksum of a small file 12 and
+ * more (Documentation/advise.md, "The gap threshold").
+ */
+#define ADVISE_GAP_FLOORS	8
+
+/* The default gap: ADVISE_GAP_FLOORS gap floors, to whole ns (at least 1). */
 uint64_t advise_default_gap(double gap_floor_ns);
 
 /* advise.c */

@@ -6,8 +6,8 @@
  * own probes on both (which a plain entry, timed without a trace, does
  * not): under TCG several entries' worth.  A child of ours makes
  * FLOOR_CALLS getpid calls in a row under a trace of its own; the floor
- * is the median of the gaps between them.  The default --gap is twice it
- * (advise_model.c).
+ * is the median of the gaps between them.  The default --gap is
+ * ADVISE_GAP_FLOORS of it (advise.h).
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -38,7 +38,7 @@ double advise_run_saving(const struct advise_costs *c, uint64_t n)
 
 uint64_t advise_default_gap(double gap_floor_ns)
 {
-	double ns = round(2 * gap_floor_ns);
+	double ns = round(ADVISE_GAP_FLOORS * gap_floor_ns);
 
 	return isfinite(ns) && ns >= 1 ? (uint64_t)ns : 1;
 }

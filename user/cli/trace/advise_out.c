@@ -88,8 +88,11 @@ void advise_print(FILE *f, const struct advise_report *a, uint64_t traced_ns)
 	size_t i;
 
 	fprintf(f, "\nbatching (--advise: what wrapped batches would save; Documentation/advise.md):\n");
-	fprintf(f, "  gap threshold %s%s\n", trace_fmt_time(t1, sizeof(t1), a->gap_ns),
-		a->gap_default ? " (the default: twice the gap floor)" : " (--gap)");
+	fprintf(f, "  gap threshold %s", trace_fmt_time(t1, sizeof(t1), a->gap_ns));
+	if (a->gap_default)
+		fprintf(f, " (the default: %d gap floors)\n", ADVISE_GAP_FLOORS);
+	else
+		fprintf(f, " (--gap)\n");
 	fprintf(f, "  %llu event%s of %llu thread%s: %llu call%s in %llu run%s of 2 or more; %llu already batched\n",
 		(unsigned long long)a->events, trace_plural(a->events),
 		(unsigned long long)a->threads, trace_plural(a->threads),
