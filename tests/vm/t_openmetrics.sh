@@ -1,23 +1,24 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# wsc trace --openmetrics: the file of a known program passes promtool check
-# metrics, and its samples equal the report's JSON of the same run (calls,
+# wsc trace --openmetrics: the file of a known program has samples equal
+# to the report's JSON of the same run (calls,
 # errors by errno, times, the histogram's cumulative buckets, the tasks per
 # process); node_exporter's textfile collector serves them, scraped over
-# HTTP, with the same values; with --interval (and -a) the file is
+# HTTP, with the same values and no parse error (promtool check metrics
+# runs in the unit test test_openmetrics: under TCG it takes 20 s to
+# start); with --interval (and -a) the file is
 # replaced whole, never seen half-written by a reader that reads it all
 # the while, its counts only grow and its last version is the whole
 # report's; -p too; an unwritable path is refused before anything runs.
-# Skipped when promtool or prometheus-node-exporter is missing.
+# Skipped when prometheus-node-exporter is missing.
 . "$(dirname "$0")/tap.sh"
 . "$(dirname "$0")/usage_lib.sh"
 . "$(dirname "$0")/trace_lib.sh"
 echo "TAP version 13"
 
-promtool=$(command -v promtool)
 exporter=$(command -v prometheus-node-exporter || command -v node_exporter)
-if [ -z "$promtool" ] || [ -z "$exporter" ]; then
-	echo "1..0 # SKIP promtool or prometheus-node-exporter is not installed (tools/install-deps)"
+if [ -z "$exporter" ]; then
+	echo "1..0 # SKIP prometheus-node-exporter is not installed (tools/install-deps)"
 	rm -rf "$out"
 	exit 0
 fi
@@ -40,10 +41,6 @@ $wsc trace -j -o "$j" --by process --openmetrics "$f" -- \
 	sh -c "\"$wl\" errnos $N && \"$wl\" procs $N 3" > /dev/null 2>&1
 check "trace -j --openmetrics FILE -- a command: exit 0, FILE written, no FILE.tmp left" \
 	sh -c "test $? -eq 0 && test -s '$f' && test ! -e '$f.tmp'"
-"$promtool" check metrics < "$f" > "$out/promtool.out" 2>&1
-check "promtool check metrics: no problem" \
-	sh -c "test $? -eq 0 && test ! -s '$out/promtool.out'"
-sed 's/^/# promtool: /' "$out/promtool.out"
 
 # --- the file against the JSON; node_exporter scraped over HTTP; -a
 # --interval read all the while; -p.  One Python: each start costs
