@@ -65,6 +65,22 @@ static inline struct nlattr **wsc_genl_dump_attrs(struct netlink_callback *cb)
 #endif
 
 /*
+ * io_uring's tracepoints (kmod/trace_ring.c).  A request's submission is
+ * io_uring_submit_sqe(req, force_nonblock) up to 6.1 and
+ * io_uring_submit_req(req) from 6.2 on; its completion passes the CQE's
+ * fields one by one up to 6.x and the CQE itself in 7.x.  The probes'
+ * prototypes must match the tracepoints' (kCFI), so the feature tests of
+ * Kbuild pick them.  The opcode is struct io_kiocb's on every kernel.
+ */
+#ifdef WSC_HAVE_IO_URING_SUBMIT_REQ
+#define WSC_RING_SUBMIT_TP		"io_uring_submit_req"
+#define WSC_RING_SUBMIT_PROBE_ARGS	struct io_kiocb *req
+#else
+#define WSC_RING_SUBMIT_TP		"io_uring_submit_sqe"
+#define WSC_RING_SUBMIT_PROBE_ARGS	struct io_kiocb *req, bool force_nonblock
+#endif
+
+/*
  * How the probes of raw_syscalls:sys_enter and sys_exit are protected
  * while they run, exactly as the kernel's own trace_sys_enter() does it
  * (include/linux/tracepoint.h):

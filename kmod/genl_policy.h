@@ -62,6 +62,7 @@ static const struct nla_policy wsc_genl_trace_start_policy[WSC_LAT_A_TRACE_MAX +
 	[WSC_LAT_A_TRACE_FAILED] = { .type = NLA_FLAG },
 	[WSC_LAT_A_TRACE_ERRNO] = NLA_POLICY_RANGE(NLA_U32, 1, WSC_TRACE_ERRNO_MAX),
 	[WSC_LAT_A_TRACE_EVENTS] = NLA_POLICY_FULL_RANGE(NLA_U32, &wsc_genl_trace_events_range),
+	[WSC_LAT_A_TRACE_RING] = { .type = NLA_FLAG },
 };
 
 /* WSC_LAT_CMD_TRACE_STOP: the trace set */

@@ -89,6 +89,7 @@ static int wsc_genl_trace_spec(struct genl_info *info,
 	/* The policy kept it to 0..WSC_TRACE_EVENTS_MAX. */
 	if (info->attrs[WSC_LAT_A_TRACE_EVENTS])
 		spec->events = nla_get_u32(info->attrs[WSC_LAT_A_TRACE_EVENTS]);
+	spec->ring = info->attrs[WSC_LAT_A_TRACE_RING];
 	return 0;
 }
 
@@ -183,9 +184,9 @@ int wsc_genl_trace_reset(struct sk_buff *skb, struct genl_info *info)
 static size_t wsc_genl_trace_status_size(const struct wsc_trace_report *st)
 {
 	return nla_total_size(sizeof(u32)) * 8 +	/* STATE END PID LIVE, 2 SLOTS, ERRNO, EVENTS */
-	       nla_total_size(0) * 2 +			/* ALL FAILED */
+	       nla_total_size(0) * 3 +			/* ALL FAILED RING */
 	       nla_total_size_64bit(sizeof(u64)) *
-			(2 + WSC_GENL_TRACE_U64S) +	/* ID, the counts, LOST_EVENTS */
+			(4 + WSC_GENL_TRACE_U64S) +	/* ID, the counts, LOST_EVENTS, RING's two */
 	       (st->cgroup ? nla_total_size(strlen(st->cgroup) + 1) : 0);
 }
 
@@ -244,6 +245,14 @@ static int wsc_genl_trace_put_status(struct sk_buff *skb,
 	    (nla_put_u32(skb, WSC_LAT_A_TRACE_EVENTS, st->events) ||
 	     nla_put_u64_64bit(skb, WSC_LAT_A_TRACE_LOST_EVENTS, st->lost_events,
 			       WSC_LAT_A_TRACE_PAD)))
+		return -EMSGSIZE;
+	/* Only to a client that asked for ring requests, so knows these. */
+	if (st->ring &&
+	    (nla_put_flag(skb, WSC_LAT_A_TRACE_RING) ||
+	     nla_put_u64_64bit(skb, WSC_LAT_A_TRACE_RING_LOST, st->ring_lost,
+			       WSC_LAT_A_TRACE_PAD) ||
+	     nla_put_u64_64bit(skb, WSC_LAT_A_TRACE_RING_PENDING,
+			       st->ring_pending, WSC_LAT_A_TRACE_PAD)))
 		return -EMSGSIZE;
 	return 0;
 }
@@ -436,11 +445,20 @@ static int wsc_genl_trace_put_errnos(struct sk_buff *skb,
 	return 0;
 }
 
+/* Row d->nr's name: a system call's number, or a ring request's opcode. */
+static int wsc_genl_trace_put_row_name(struct sk_buff *skb, u32 nr)
+{
+	u32 calls = wsc_trace_nr_calls();
+
+	if (nr < calls)
+		return nla_put_u32(skb, WSC_LAT_A_CALL_NR, nr);
+	return nla_put_u32(skb, WSC_LAT_A_CALL_RING_OP, nr - calls);
+}
+
 /*
- * One message for system call d->nr: its number, its sums and errnos if
- * this is its first message, then as many of its non-empty buckets as
- * fit.  Returns 0 when the call is complete, -EMSGSIZE when the skb is
- * full.
+ * One message for row d->nr: its name, its sums and errnos if this is
+ * its first message, then as many of its non-empty buckets as fit.
+ * Returns 0 when the row is complete, -EMSGSIZE when the skb is full.
  */
 static int wsc_genl_trace_put_call(struct sk_buff *skb,
 				   struct netlink_callback *cb,
@@ -456,7 +474,7 @@ static int wsc_genl_trace_put_call(struct sk_buff *skb,
 			       WSC_LAT_CMD_TRACE_FETCH);
 	if (!hdr)
 		return -EMSGSIZE;
-	if (nla_put_u32(skb, WSC_LAT_A_CALL_NR, d->nr))
+	if (wsc_genl_trace_put_row_name(skb, d->nr))
 		goto cancel_msg;
 	if (!d->started) {
 		if (nla_put_u64_64bit(skb, WSC_LAT_A_CALL_COUNT, sum->calls,
@@ -498,7 +516,8 @@ cancel_msg:
 }
 
 /**
- * wsc_genl_trace_fetch() - TRACE_FETCH: each system call's figures and buckets
+ * wsc_genl_trace_fetch() - TRACE_FETCH: each system call's figures and
+ * buckets, then each io_uring opcode's
  * @skb: the buffer to fill
  * @cb:  the dump
  *
@@ -507,14 +526,15 @@ cancel_msg:
 int wsc_genl_trace_fetch(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	struct wsc_genl_trace_dump *d = wsc_genl_trace_dump_ctx(cb);
-	unsigned int nr_calls = wsc_trace_nr_calls();
 	struct wsc_trace_sum sum;
+	unsigned int rows;
 	int err;
 
 	err = wsc_genl_trace_dump_refused(cb);
 	if (err)
 		return err;
-	for (; d->nr < nr_calls; d->nr++, d->bucket = 0, d->started = false) {
+	rows = wsc_trace_nr_rows(d->t);
+	for (; d->nr < rows; d->nr++, d->bucket = 0, d->started = false) {
 		/* Each call sums its buckets over every CPU. */
 		cond_resched();
 		if (!wsc_trace_row(d->t, d->nr, &sum))

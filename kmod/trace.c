@@ -81,8 +81,8 @@ static __always_inline bool wsc_trace_may_follow(struct wsc_trace_session *t,
 }
 
 /* @tsk's slot, or NULL.  Lock-free: only @tsk's own key can match. */
-static struct wsc_trace_slot *wsc_trace_find(struct wsc_trace_session *t,
-					     struct task_struct *tsk)
+struct wsc_trace_slot *wsc_trace_find(struct wsc_trace_session *t,
+				      struct task_struct *tsk)
 {
 	unsigned int i = hash_ptr(tsk, WSC_TRACE_SLOT_BITS), n;
 	unsigned long key;
@@ -298,7 +298,7 @@ void wsc_trace_follow_tree(struct wsc_trace_session *t, struct task_struct *root
  * Does @tsk belong to a cgroup's or the machine's trace?  Its starter
  * never does: a tracer polling its trace would count itself.
  */
-static bool wsc_trace_wants(struct wsc_trace_session *t, struct task_struct *tsk)
+bool wsc_trace_wants(struct wsc_trace_session *t, struct task_struct *tsk)
 {
 	bool in = true;
 
@@ -312,42 +312,7 @@ static bool wsc_trace_wants(struct wsc_trace_session *t, struct task_struct *tsk
 	return in;
 }
 
-/* Tasks join at their first call, not through the tree. */
-static __always_inline bool wsc_trace_joins_on_call(struct wsc_trace_session *t)
-{
-	return t->cgrp || t->all;
-}
-
 /* ---- the probes ---- */
-
-/*
- * The probes' per-CPU part.  Every probe holds preemption off for its
- * whole body (see wsc_trace_probe_begin()), so the CPU cannot change
- * between finding its part and updating it.
- */
-static struct wsc_trace_cpu *wsc_trace_this_cpu(struct wsc_trace_session *t)
-{
-	WSC_DEBUG_ON(preemptible());
-	return t->cpu[smp_processor_id()];
-}
-
-/*
- * Tracepoint probes used to run with preemption disabled; since 6.13 the
- * system call tracepoints may fault and run preemptible (under tasks-trace
- * RCU), and 7.x runs the others under an SRCU guard.  A probe that was
- * preempted halfway could then finish on another CPU and update a part
- * that CPU is updating too.  So each probe turns preemption off itself:
- * cheap where it already is off, and the same code on every kernel.
- */
-static __always_inline void wsc_trace_probe_begin(void)
-{
-	preempt_disable_notrace();
-}
-
-static __always_inline void wsc_trace_probe_end(void)
-{
-	preempt_enable_notrace();
-}
 
 static __always_inline bool wsc_trace_counted(u32 nr)
 {
@@ -382,21 +347,29 @@ static void wsc_trace_count_errno(struct wsc_trace_cpu *c, unsigned int nr,
 	c->lost_errnos++;
 }
 
-/*
- * Add one finished call of @nr that took @ns, @off_ns of them switched
- * out, and returned @ret, to this CPU's row and to its task's record
- * @rec (if it has one); @which says whether a wsc batch ran it.
+/**
+ * wsc_trace_count() - count one finished call or ring request
+ * @t:      its trace
+ * @rec:    its task's record, or NULL
+ * @which:  WSC_TRACE_WRAPPED when a wsc batch ran it
+ * @nr:     its row: a system call number, or a ring request's
+ *          (WSC_TRACE_RING_ROW + opcode)
+ * @ns:     its latency
+ * @off_ns: of it, switched out
+ * @ret:    what it returned
+ *
+ * Adds it to this CPU's row and to @rec.  In a probe, preemption off.
  */
-static void wsc_trace_count(struct wsc_trace_session *t, struct wsc_trace_record *rec,
-			    unsigned int which, unsigned int nr, u64 ns,
-			    u64 off_ns, long ret)
+void wsc_trace_count(struct wsc_trace_session *t, struct wsc_trace_record *rec,
+		     unsigned int which, unsigned int nr, u64 ns, u64 off_ns,
+		     long ret)
 {
 	struct wsc_trace_cpu *c = wsc_trace_this_cpu(t);
 	bool failed = IS_ERR_VALUE(ret);
 	struct wsc_trace_row *row;
 	u64 *hist;
 
-	if (WARN_ON_ONCE(nr >= NR_syscalls))
+	if (WARN_ON_ONCE(nr >= WSC_TRACE_ROWS))
 		return;
 	/* A switch-in's clock read may come after the exit's: clamp. */
 	off_ns = min(off_ns, ns);
@@ -429,15 +402,6 @@ static void wsc_trace_count(struct wsc_trace_session *t, struct wsc_trace_record
 		WRITE_ONCE(row->hist, hist);
 	}
 	hist[wsc_hist_index(ns)]++;
-}
-
-/* Does the trace's errno filter let a call that returned @ret count? */
-static __always_inline bool wsc_trace_result_wanted(struct wsc_trace_session *t,
-						    long ret)
-{
-	if (t->err)
-		return ret == -(long)t->err;
-	return !t->failed || IS_ERR_VALUE(ret);
 }
 
 /*
@@ -867,7 +831,7 @@ u64 wsc_trace_count_unfinished(struct wsc_trace_session *t)
 /**
  * wsc_trace_row() - system call @nr's figures in @t, every CPU summed
  * @t:   a referenced trace
- * @nr:  below wsc_trace_nr_calls()
+ * @nr:  below wsc_trace_nr_rows()
  * @sum: filled in
  *
  * Return: true if @nr was seen at all.
@@ -897,7 +861,7 @@ bool wsc_trace_row(struct wsc_trace_session *t, unsigned int nr,
 /**
  * wsc_trace_bucket() - calls of @nr in log-linear bucket @i, CPUs summed
  * @t:  a referenced trace
- * @nr: below wsc_trace_nr_calls()
+ * @nr: below wsc_trace_nr_rows()
  * @i:  below WSC_HIST_BUCKETS
  *
  * Return: the count.
@@ -937,7 +901,7 @@ static u64 wsc_trace_errno_on(struct wsc_trace_session *t, unsigned int cpu, u32
 /**
  * wsc_trace_errno_next() - the next errno system call @nr failed with
  * @t:     a referenced trace
- * @nr:    below wsc_trace_nr_calls()
+ * @nr:    below wsc_trace_nr_rows()
  * @pos:   where the walk stands: 0 at first, then as left by this call
  * @err:   the errno
  * @count: its failures, every CPU summed
@@ -1043,6 +1007,18 @@ void wsc_trace_read_counts(struct wsc_trace_session *t,
 unsigned int wsc_trace_nr_calls(void)
 {
 	return NR_syscalls;
+}
+
+/**
+ * wsc_trace_nr_rows() - how many rows trace @t has
+ * @t: a referenced trace
+ *
+ * Return: wsc_trace_nr_calls(), then, if @t counts io_uring requests,
+ * one more per opcode: row wsc_trace_nr_calls() + n is opcode n's.
+ */
+unsigned int wsc_trace_nr_rows(struct wsc_trace_session *t)
+{
+	return t->ring ? WSC_TRACE_ROWS : NR_syscalls;
 }
 
 /**

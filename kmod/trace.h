@@ -39,6 +39,7 @@ struct wsc_trace_owner {
  * @err:          count only calls failing with -@err, or 0
  * @events:       record an event per counted call, this many per CPU
  *                between two drains (1..WSC_TRACE_EVENTS_MAX), or 0
+ * @ring:         count the io_uring requests its tasks submit too
  */
 struct wsc_trace_request {
 	pid_t pid;
@@ -49,6 +50,7 @@ struct wsc_trace_request {
 	bool failed;
 	u32 err;
 	u32 events;
+	bool ring;
 };
 
 /**
@@ -78,6 +80,10 @@ struct wsc_trace_request {
  * @filtered:    calls the filters left out
  * @events:      events each CPU's ring holds, or 0: no events recorded
  * @lost_events: events dropped because their CPU's ring was full
+ * @ring:        io_uring requests are counted too
+ * @ring_lost:   io_uring requests submitted but not counted
+ * @ring_pending: io_uring requests submitted whose completion was not
+ *               seen (yet)
  */
 struct wsc_trace_report {
 	u32 state;
@@ -105,6 +111,9 @@ struct wsc_trace_report {
 	u64 filtered;
 	u32 events;
 	u64 lost_events;
+	bool ring;
+	u64 ring_lost;
+	u64 ring_pending;
 };
 
 /**
@@ -178,6 +187,7 @@ bool wsc_trace_errno_next(struct wsc_trace_session *t, unsigned int nr,
 const struct wsc_trace_record *
 wsc_trace_task_at(struct wsc_trace_session *t, unsigned int i);
 unsigned int wsc_trace_nr_calls(void);
+unsigned int wsc_trace_nr_rows(struct wsc_trace_session *t);
 
 /*
  * trace_events.c: draining a referenced session's events, one drain at

@@ -36,6 +36,7 @@
 #include "wsc.h"
 #include "trace_internal.h"
 #include "trace_events.h"
+#include "trace_ring_internal.h"
 
 /* The traces, active or ended, in no order; and traces since load. */
 static DEFINE_MUTEX(wsc_trace_mutex);
@@ -77,6 +78,7 @@ static void wsc_trace_free_fn(struct work_struct *work)
 		kfree(t->cpu);
 	}
 	wsc_trace_events_free(t->events);
+	wsc_trace_ring_free(t);
 	kvfree(t->tasks);
 	kvfree(t->slots);
 	kvfree(t->keys);
@@ -246,6 +248,7 @@ static void wsc_trace_unlist_trace(struct wsc_trace_session *t)
 static void wsc_trace_finish(struct wsc_trace_session *t, u32 end)
 {
 	lockdep_assert_held(&wsc_trace_mutex);
+	wsc_trace_ring_detach(t);
 	wsc_trace_detach(t, 0, wsc_trace_nr_probes());
 	t->ended_ns = ktime_get_ns();
 	t->state = WSC_TRACE_ENDED;
@@ -427,6 +430,11 @@ struct wsc_trace_session *wsc_trace_session_start(const struct wsc_trace_request
 			goto put_trace;
 		}
 	}
+	if (spec->ring) {
+		err = wsc_trace_ring_alloc(t, extack);
+		if (err)
+			goto put_trace;
+	}
 	if (spec->cgroup) {
 		err = wsc_trace_target_cgroup(t, spec->cgroup, extack);
 		if (err)
@@ -472,6 +480,12 @@ struct wsc_trace_session *wsc_trace_session_start(const struct wsc_trace_request
 			       wsc_trace_nr_probes());
 	if (err)
 		goto detach_tasks;
+	/* Last: a request's submitter is found among the tasks followed. */
+	if (t->ring) {
+		err = wsc_trace_ring_attach(t);
+		if (err)
+			goto detach_calls;
+	}
 
 	t->state = WSC_TRACE_ACTIVE;
 	wsc_trace_count_started++;
@@ -484,6 +498,8 @@ struct wsc_trace_session *wsc_trace_session_start(const struct wsc_trace_request
 		put_task_struct(root);
 	return t;
 
+detach_calls:
+	wsc_trace_detach(t, WSC_TRACE_TASK_PROBES, wsc_trace_nr_probes());
 detach_tasks:
 	wsc_trace_detach(t, 0, WSC_TRACE_TASK_PROBES);
 put_module:
@@ -620,6 +636,7 @@ void wsc_trace_session_report(struct wsc_trace_session *t,
 	st->unfinished = t->unfinished;
 	mutex_unlock(&wsc_trace_mutex);
 	wsc_trace_read_counts(t, st);
+	wsc_trace_ring_read_counts(t, st);
 }
 
 /**
@@ -688,6 +705,7 @@ int wsc_trace_init(void)
 	err = wsc_trace_find_tracepoints();
 	if (err)
 		return err;
+	wsc_trace_ring_find_tracepoints();
 	/* Unbound: a free may run anywhere (7.x asks every queue to say so). */
 	wsc_trace_wq = alloc_workqueue("wsc_trace", WQ_UNBOUND, 0);
 	if (!wsc_trace_wq)

@@ -15,13 +15,17 @@
 #define _WSC_TRACE_INTERNAL_H
 
 #include <linux/atomic.h>
+#include <linux/err.h>
 #include <linux/kref.h>
+#include <linux/preempt.h>
 #include <linux/sched.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/workqueue.h>
 #include <asm/unistd.h>
+#include <uapi/linux/io_uring.h>
 
+#include "wsc.h"
 #include "trace.h"
 
 struct netlink_ext_ack;
@@ -35,6 +39,15 @@ struct wsc_trace_events;
 
 /* Per-task records a trace keeps, in the order tasks join it. */
 #define WSC_TRACE_RECORDS	4096
+
+/*
+ * A CPU's rows: one per system call number, then, from WSC_TRACE_RING_ROW
+ * on, one per io_uring opcode of this kernel (trace_ring.c), whose
+ * requests count in rows of the same kind.
+ */
+#define WSC_TRACE_RING_ROW	NR_syscalls
+#define WSC_TRACE_RING_OPS	IORING_OP_LAST
+#define WSC_TRACE_ROWS		(WSC_TRACE_RING_ROW + WSC_TRACE_RING_OPS)
 
 /* Each CPU's (call, errno) counters, and how far a lookup looks. */
 #define WSC_TRACE_ERRNO_BITS	8
@@ -145,7 +158,8 @@ struct wsc_trace_errno {
  * @hists_used: histograms of @pool handed out
  * @pool:       trace_hists histograms
  * @errnos:     the (call, errno) counters, open addressing
- * @row:        one per system call number
+ * @row:        one per system call number, then one per io_uring
+ *              opcode (WSC_TRACE_ROWS)
  */
 struct wsc_trace_cpu {
 	u64 lost_exits;
@@ -158,7 +172,7 @@ struct wsc_trace_cpu {
 	unsigned int hists_used;
 	u64 *pool;
 	struct wsc_trace_errno errnos[WSC_TRACE_ERRNO_SLOTS];
-	struct wsc_trace_row row[NR_syscalls];
+	struct wsc_trace_row row[WSC_TRACE_ROWS];
 };
 
 /**
@@ -184,6 +198,8 @@ struct wsc_trace_cpu {
  * @events:   the rings of a trace that records events (trace_events.h),
  *            or NULL: the one test an exit pays when it records none
  * @hists:    histograms in each CPU's pool
+ * @ring:     its io_uring requests in flight (trace_ring.c), or NULL
+ *            when it does not count them
  * @follow_lock: serialises claims of process-tree slots, so the start's
  *               walk and a fork cannot both claim one task; raw, as the
  *               fork probe takes it with preemption disabled
@@ -227,6 +243,7 @@ struct wsc_trace_session {
 	struct wsc_trace_cpu **cpu;
 	struct wsc_trace_events *events;
 	unsigned int hists;
+	struct wsc_trace_ring *ring;
 
 	/* Written at fork and exit: off the line every probe reads. */
 	raw_spinlock_t follow_lock ____cacheline_aligned_in_smp;
@@ -248,6 +265,58 @@ struct wsc_trace_session {
 	u64 ended_ns;
 	u64 unfinished;
 };
+
+/*
+ * The probes' per-CPU part.  Every probe holds preemption off for its
+ * whole body (see wsc_trace_probe_begin()), so the CPU cannot change
+ * between finding its part and updating it.
+ */
+static inline struct wsc_trace_cpu *wsc_trace_this_cpu(struct wsc_trace_session *t)
+{
+	WSC_DEBUG_ON(preemptible());
+	return t->cpu[smp_processor_id()];
+}
+
+/*
+ * Tracepoint probes used to run with preemption disabled; since 6.13 the
+ * system call tracepoints may fault and run preemptible (under tasks-trace
+ * RCU), and 7.x runs the others under an SRCU guard.  A probe that was
+ * preempted halfway could then finish on another CPU and update a part
+ * that CPU is updating too.  So each probe turns preemption off itself:
+ * cheap where it already is off, and the same code on every kernel.
+ */
+static __always_inline void wsc_trace_probe_begin(void)
+{
+	preempt_disable_notrace();
+}
+
+static __always_inline void wsc_trace_probe_end(void)
+{
+	preempt_enable_notrace();
+}
+
+/* Tasks join at their first call, not through the tree. */
+static __always_inline bool wsc_trace_joins_on_call(struct wsc_trace_session *t)
+{
+	return t->cgrp || t->all;
+}
+
+/* Does the trace's errno filter let a call that returned @ret count? */
+static __always_inline bool wsc_trace_result_wanted(struct wsc_trace_session *t,
+						    long ret)
+{
+	if (t->err)
+		return ret == -(long)t->err;
+	return !t->failed || IS_ERR_VALUE(ret);
+}
+
+/* trace.c, for trace_ring.c: the table of tasks, and counting in a row. */
+struct wsc_trace_slot *wsc_trace_find(struct wsc_trace_session *t,
+				      struct task_struct *tsk);
+bool wsc_trace_wants(struct wsc_trace_session *t, struct task_struct *tsk);
+void wsc_trace_count(struct wsc_trace_session *t, struct wsc_trace_record *rec,
+		     unsigned int which, unsigned int row, u64 ns, u64 off_ns,
+		     long ret);
 
 /* trace.c, for trace_ctl.c (and nothing the other way) */
 extern unsigned int wsc_trace_hists;

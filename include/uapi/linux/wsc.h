@@ -588,6 +588,9 @@ enum wsc_lat_trace_attr {
 	WSC_LAT_A_TRACE_EVENTS,			/* u32 */
 	WSC_LAT_A_TRACE_LOST_EVENTS,		/* u64 */
 	WSC_LAT_A_TRACE_EVENT_ARRAY,		/* binary */
+	WSC_LAT_A_TRACE_RING,			/* flag */
+	WSC_LAT_A_TRACE_RING_LOST,		/* u64 */
+	WSC_LAT_A_TRACE_RING_PENDING,		/* u64 */
 
 	__WSC_LAT_A_TRACE_MAX,
 	WSC_LAT_A_TRACE_MAX = __WSC_LAT_A_TRACE_MAX - 1
@@ -606,6 +609,7 @@ enum wsc_lat_call_attr {
 	WSC_LAT_A_CALL_WRAPPED,			/* u64 */
 	WSC_LAT_A_CALL_ERRNO,			/* nest of wsc_lat_errno_attr, repeated */
 	WSC_LAT_A_CALL_BUCKET,			/* nest of wsc_lat_bucket_attr, repeated */
+	WSC_LAT_A_CALL_RING_OP,			/* u32 */
 
 	__WSC_LAT_A_CALL_MAX,
 	WSC_LAT_A_CALL_MAX = __WSC_LAT_A_CALL_MAX - 1
