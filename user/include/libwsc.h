@@ -465,6 +465,14 @@ struct wsc_trace_status {
  *              the callback only
  * @wrapped:    of @calls, those a wsc batch ran (0 from a module that
  *              does not say)
+ * @ring:       (1.1) the row is not a system call's but the io_uring
+ *              requests of opcode @op (wsc_trace_set_ring()): @calls
+ *              requests completed, @errors of them with a negative
+ *              result, latency from submission to completion, all of it
+ *              @off_ns (time in flight, not CPU time of the task); @nr
+ *              is then WSC_TRACE_NR_MAX + @op, so that rows stay
+ *              distinct and in order by @nr, ring rows last
+ * @op:         (1.1) with @ring, the opcode (IORING_OP_*); else 0
  */
 struct wsc_trace_call {
 	uint32_t nr;
@@ -478,6 +486,8 @@ struct wsc_trace_call {
 	size_t nr_errnos;
 	const uint64_t (*errnos)[2];
 	uint64_t wrapped;
+	bool ring;
+	uint32_t op;
 };
 
 /**
@@ -568,6 +578,25 @@ int wsc_trace_tasks(struct wsc_trace *tr,
 		    void *ctx);
 /* Free the counts; -EBUSY while the trace is active. */
 int wsc_trace_reset(struct wsc_trace *tr);
+/*
+ * (1.1) Count the io_uring requests of the traced tasks too, in the
+ * traces this handle starts from now on: each request under its opcode,
+ * from submission to completion, fetched as rows with @ring set
+ * (struct wsc_trace_call).  Off by default, so that a 1.0 caller never
+ * meets such a row.  A start then fails with -EOPNOTSUPP on a kernel
+ * without io_uring's tracepoints.
+ */
+int wsc_trace_set_ring(struct wsc_trace *tr, bool on);
+/*
+ * (1.1) Ask the trace's status: 1 if it counts io_uring requests, with
+ * *@lost the requests it could not count and *@pending those whose
+ * completion it has not seen (yet); 0 if it does not count them (both
+ * 0); -errno.  Either pointer may be NULL.
+ */
+int wsc_trace_ring_counts(struct wsc_trace *tr, uint64_t *lost,
+			  uint64_t *pending);
+/* (1.1) io_uring opcode @op's name without IORING_OP_ ("READ"), or NULL. */
+const char *wsc_ring_op_name(uint32_t op);
 
 /*
  * Events (1.1): one struct wsc_trace_event (include/uapi/linux/wsc.h) per

@@ -96,6 +96,9 @@ struct nla_policy wsc_nl_trace_policy[WSC_LAT_A_TRACE_MAX + 1] = {
 	[WSC_LAT_A_TRACE_LOST_EVENTS]	= U64_ATTR,
 	/* An array of struct wsc_trace_event: its length is checked by trace.c. */
 	[WSC_LAT_A_TRACE_EVENT_ARRAY]	= { .type = NLA_UNSPEC },
+	[WSC_LAT_A_TRACE_RING]		= { .type = NLA_FLAG },
+	[WSC_LAT_A_TRACE_RING_LOST]	= U64_ATTR,
+	[WSC_LAT_A_TRACE_RING_PENDING]	= U64_ATTR,
 };
 
 struct nla_policy wsc_nl_call_policy[WSC_LAT_A_CALL_MAX + 1] = {
@@ -108,6 +111,7 @@ struct nla_policy wsc_nl_call_policy[WSC_LAT_A_CALL_MAX + 1] = {
 	[WSC_LAT_A_CALL_WRAPPED]	= U64_ATTR,
 	[WSC_LAT_A_CALL_ERRNO]		= { .type = NLA_NESTED },
 	[WSC_LAT_A_CALL_BUCKET]		= { .type = NLA_NESTED },
+	[WSC_LAT_A_CALL_RING_OP]	= U32_ATTR,
 };
 
 struct nla_policy wsc_nl_task_policy[WSC_LAT_A_TASK_MAX + 1] = {

@@ -18,12 +18,25 @@
  * the number of the trace it started (0 before): its commands name it,
  * so that several traces, each with its handle, do not meet.  The kernel
  * frees the trace when the handle's socket is closed.  @events is the
- * per-CPU capacity of the next start's event rings, 0 for none.
+ * per-CPU capacity of the next start's event rings, 0 for none; @ring
+ * asks the next start to count io_uring requests too.
  */
 struct wsc_trace {
 	struct wsc_nl nl;
 	uint64_t id;
 	uint32_t events;
+	bool ring;
+};
+
+/*
+ * A status answer: the 1.0 struct, and what a trace counting ring
+ * requests says besides (wsc_trace_ring_counts()).
+ */
+struct trace_status_answer {
+	struct wsc_trace_status *st;
+	bool ring;
+	uint64_t ring_lost;
+	uint64_t ring_pending;
 };
 
 int wsc_trace_open(struct wsc_trace **out)
@@ -142,7 +155,8 @@ static int trace_parse_status(struct wsc_nl_req *req, struct nlattr **tb,
 int wsc_trace_begin(struct wsc_trace *tr, const struct wsc_trace_spec *spec)
 {
 	struct wsc_trace_status st;
-	struct wsc_nl_req req = { .parse = trace_parse_status, .priv = &st,
+	struct trace_status_answer answer = { .st = &st };
+	struct wsc_nl_req req = { .parse = trace_parse_status, .priv = &answer,
 				  WSC_NL_ANSWER(wsc_nl_trace_policy) };
 	struct nl_msg *msg;
 	int ret;
@@ -165,7 +179,8 @@ int wsc_trace_begin(struct wsc_trace *tr, const struct wsc_trace_spec *spec)
 	    (spec->failed && nla_put_flag(msg, WSC_LAT_A_TRACE_FAILED) < 0) ||
 	    (spec->err && nla_put_u32(msg, WSC_LAT_A_TRACE_ERRNO, spec->err) < 0) ||
 	    (tr->events &&
-	     nla_put_u32(msg, WSC_LAT_A_TRACE_EVENTS, tr->events) < 0)) {
+	     nla_put_u32(msg, WSC_LAT_A_TRACE_EVENTS, tr->events) < 0) ||
+	    (tr->ring && nla_put_flag(msg, WSC_LAT_A_TRACE_RING) < 0)) {
 		nlmsg_free(msg);
 		return -ENOMEM;
 	}
@@ -253,7 +268,8 @@ static const struct {
 static int trace_parse_status(struct wsc_nl_req *req, struct nlattr **tb,
 			      struct nlmsghdr *nlh)
 {
-	struct wsc_trace_status *st = req->priv;
+	struct trace_status_answer *answer = req->priv;
+	struct wsc_trace_status *st = answer->st;
 	unsigned int i;
 
 	(void)nlh;
@@ -293,18 +309,24 @@ static int trace_parse_status(struct wsc_nl_req *req, struct nlattr **tb,
 	st->failed = !!tb[WSC_LAT_A_TRACE_FAILED];
 	if (tb[WSC_LAT_A_TRACE_ERRNO])
 		st->err = nla_get_u32(tb[WSC_LAT_A_TRACE_ERRNO]);
+	answer->ring = !!tb[WSC_LAT_A_TRACE_RING];
+	if (tb[WSC_LAT_A_TRACE_RING_LOST])
+		answer->ring_lost = nla_get_u64(tb[WSC_LAT_A_TRACE_RING_LOST]);
+	if (tb[WSC_LAT_A_TRACE_RING_PENDING])
+		answer->ring_pending =
+			nla_get_u64(tb[WSC_LAT_A_TRACE_RING_PENDING]);
 	return NL_OK;
 }
 
-int wsc_trace_status(struct wsc_trace *tr, struct wsc_trace_status *out)
+/* A status request, its answer in @answer. */
+static int trace_ask_status(struct wsc_trace *tr,
+			    struct trace_status_answer *answer)
 {
-	struct wsc_nl_req req = { .parse = trace_parse_status, .priv = out,
+	struct wsc_nl_req req = { .parse = trace_parse_status, .priv = answer,
 				  WSC_NL_ANSWER(wsc_nl_trace_policy) };
 	struct nl_msg *msg;
 	int ret;
 
-	if (!tr || !out)
-		return -EINVAL;
 	req.nl = &tr->nl;
 	msg = trace_msg(tr, WSC_LAT_CMD_TRACE_STATUS, 0);
 	if (!msg)
@@ -316,6 +338,42 @@ int wsc_trace_status(struct wsc_trace *tr, struct wsc_trace_status *out)
 		ret = -EPROTO;
 	}
 	return ret;
+}
+
+int wsc_trace_status(struct wsc_trace *tr, struct wsc_trace_status *out)
+{
+	struct trace_status_answer answer = { .st = out };
+
+	if (!tr || !out)
+		return -EINVAL;
+	return trace_ask_status(tr, &answer);
+}
+
+int wsc_trace_set_ring(struct wsc_trace *tr, bool on)
+{
+	if (!tr)
+		return -EINVAL;
+	tr->ring = on;
+	return 0;
+}
+
+int wsc_trace_ring_counts(struct wsc_trace *tr, uint64_t *lost,
+			  uint64_t *pending)
+{
+	struct wsc_trace_status st;
+	struct trace_status_answer answer = { .st = &st };
+	int ret;
+
+	if (!tr)
+		return -EINVAL;
+	ret = trace_ask_status(tr, &answer);
+	if (ret)
+		return ret;
+	if (lost)
+		*lost = answer.ring_lost;
+	if (pending)
+		*pending = answer.ring_pending;
+	return answer.ring;
 }
 
 /*
@@ -432,12 +490,24 @@ static int trace_parse_call(struct wsc_nl_req *req, struct nlattr **tb,
 {
 	struct trace_fetch *f = req->priv;
 	struct nlattr *pos;
-	uint32_t nr;
+	bool ring = false;
+	uint32_t nr, op = 0;
 	int rem;
 
-	if (!tb[WSC_LAT_A_CALL_NR])
-		return wsc_nl_req_fail(req, -EBADMSG, "call message without TRACE_NR");
-	nr = nla_get_u32(tb[WSC_LAT_A_CALL_NR]);
+	if (tb[WSC_LAT_A_CALL_NR]) {
+		nr = nla_get_u32(tb[WSC_LAT_A_CALL_NR]);
+	} else if (tb[WSC_LAT_A_CALL_RING_OP]) {
+		/* After every system call: numbers none of them has. */
+		ring = true;
+		op = nla_get_u32(tb[WSC_LAT_A_CALL_RING_OP]);
+		if (op > UINT32_MAX - WSC_TRACE_NR_MAX)
+			return wsc_nl_req_fail(req, -EBADMSG,
+					       "ring opcode %u out of range", op);
+		nr = WSC_TRACE_NR_MAX + op;
+	} else {
+		return wsc_nl_req_fail(req, -EBADMSG,
+				       "call message without TRACE_NR or RING_OP");
+	}
 	if (tb[WSC_LAT_A_CALL_COUNT]) {
 		/* A new call: the previous one is complete. */
 		if (!tb[WSC_LAT_A_CALL_ERRORS] || !tb[WSC_LAT_A_CALL_TOTAL_NS] ||
@@ -453,6 +523,8 @@ static int trace_parse_call(struct wsc_nl_req *req, struct nlattr **tb,
 			return NL_OK;
 		memset(&f->cur, 0, sizeof(f->cur));
 		f->cur.nr = nr;
+		f->cur.ring = ring;
+		f->cur.op = op;
 		f->cur.calls = nla_get_u64(tb[WSC_LAT_A_CALL_COUNT]);
 		f->cur.errors = nla_get_u64(tb[WSC_LAT_A_CALL_ERRORS]);
 		f->cur.total_ns = nla_get_u64(tb[WSC_LAT_A_CALL_TOTAL_NS]);
