@@ -272,7 +272,10 @@ $(B)/tests/vm/%: tests/vm/%.c $(CLI_ARCHIVE) $(STATIC_LIB)
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CC) $(CFLAGS) $(WSC_CFLAGS) $(DEPFLAGS) $(NL_CFLAGS) -Itests/vm \
 		-Iuser/cli -o $@ $< $(CLI_ARCHIVE) $(STATIC_LIB) $(NL_LIBS) \
-		$(JSON_LIBS) -lm -lpthread
+		$(JSON_LIBS) $(VM_EXTRA_LIBS) -lm -lpthread
+
+# t_trace_ring hands requests to io_uring through liburing.
+$(B)/tests/vm/t_trace_ring: VM_EXTRA_LIBS = $(URING_LIBS)
 
 # The trace tests' workload: known call counts per task.
 $(B)/tests/vm/wl_calls: tests/vm/wl_calls.c
