@@ -6,13 +6,19 @@
  * and finds each counted exactly under its opcode, the failure under
  * ENOENT, latencies above 0, nothing lost or pending; an SQPOLL ring's
  * requests, submitted by its kernel thread, count for the process; a
- * trace without the ring flag has no ring row.
+ * trace without the ring flag has no ring row.  Then `wsc trace --ring`
+ * of this program run with --requests: the same counts in its JSON
+ * (ring rows marked "ring": true, their "op"), and a table that names
+ * them ring:NOP ... within 100 columns.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <json-c/json.h>
+#include <limits.h>
 #include <liburing.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -220,6 +226,112 @@ TEST(sqpoll_counts_for_its_process)
 	EXPECT_EQ(s.ring_rows, 1);
 	EXPECT_EQ(lost, 0);
 	EXPECT_EQ(pending, 0);
+}
+
+/* "wsc trace --ring @opts -o @out -- this --requests @path": its status. */
+static int wsc_trace_self(const char *opts, const char *out, const char *path)
+{
+	const char *wsc = getenv("WSC") ? getenv("WSC") : "build/wsc";
+	char cmd[3 * PATH_MAX], self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+	if (n < 0)
+		return -1;
+	self[n] = '\0';
+
+	snprintf(cmd, sizeof(cmd), "%s trace --ring %s -o %s -- %s --requests %s",
+		 wsc, opts, out, self, path);
+	return system(cmd);
+}
+
+/* The JSON report's row named @name, or NULL. */
+static struct json_object *json_row(struct json_object *doc, const char *name)
+{
+	struct json_object *rows, *row, *v;
+	size_t i;
+
+	if (!json_object_object_get_ex(doc, "syscalls", &rows))
+		return NULL;
+	for (i = 0; i < json_object_array_length(rows); i++) {
+		row = json_object_array_get_idx(rows, i);
+		if (json_object_object_get_ex(row, "name", &v) &&
+		    !strcmp(json_object_get_string(v), name))
+			return row;
+	}
+	return NULL;
+}
+
+static int64_t json_int(struct json_object *o, const char *key)
+{
+	struct json_object *v;
+
+	return o && json_object_object_get_ex(o, key, &v) ?
+	       json_object_get_int64(v) : -1;
+}
+
+TEST(cli_shows_ring_rows)
+{
+	static const struct { const char *name; int op, calls; } want[] = {
+		{ "ring:NOP", IORING_OP_NOP, 5 },
+		{ "ring:READ", IORING_OP_READ, 3 },
+		{ "ring:WRITE", IORING_OP_WRITE, 2 },
+		{ "ring:OPENAT", IORING_OP_OPENAT, 1 },
+	};
+	char path[64], out[96], line[512];
+	struct json_object *doc, *row, *v, *errnos;
+	size_t i, widest = 0;
+	bool named = false;
+	FILE *f;
+
+	make_file(path, sizeof(path));
+	snprintf(out, sizeof(out), "%s.out", path);
+	ASSERT_EQ(wsc_trace_self("-j", out, path), 0);
+	doc = json_object_from_file(out);
+	ASSERT_TRUE(doc != NULL);
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		row = json_row(doc, want[i].name);
+		EXPECT_TRUE(row != NULL);
+		EXPECT_EQ(json_int(row, "calls"), want[i].calls);
+		EXPECT_EQ(json_int(row, "op"), want[i].op);
+		EXPECT_TRUE(row && json_object_object_get_ex(row, "ring", &v) &&
+			    json_object_get_boolean(v));
+		EXPECT_GT(json_int(row, "max_ns"), 0);
+	}
+	row = json_row(doc, "ring:OPENAT");
+	EXPECT_TRUE(row && json_object_object_get_ex(row, "errnos", &errnos) &&
+		    json_int(errnos, "ENOENT") == 1);
+	EXPECT_TRUE(json_object_object_get_ex(doc, "ring", &v) &&
+		    json_int(v, "lost") == 0 && json_int(v, "pending") == 0);
+	json_object_put(doc);
+
+	ASSERT_EQ(wsc_trace_self("", out, path), 0);
+	f = fopen(out, "r");
+	ASSERT_TRUE(f != NULL);
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		widest = strlen(line) > widest ? strlen(line) : widest;
+		named |= !strncmp(line, "ring:READ ", 10);
+	}
+	fclose(f);
+	EXPECT_TRUE(named);
+	EXPECT_TRUE(widest <= 100);
+	unlink(out);
+	unlink(path);
+}
+
+/*
+ * Run as wsc trace's command (--requests FILE): the known requests
+ * alone, before the harness's main() sees the arguments.  glibc hands a
+ * constructor main's arguments.
+ */
+__attribute__((constructor))
+static void requests_only(int argc, char **argv, char **envp)
+{
+	(void)envp;
+	if (argc == 3 && !strcmp(argv[1], "--requests")) {
+		known_requests(argv[2]);
+		exit(0);
+	}
 }
 
 TEST_HARNESS_MAIN

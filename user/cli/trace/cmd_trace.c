@@ -90,6 +90,7 @@ int cmd_trace(int argc, char **argv)
 		tr = NULL;
 		goto close;
 	}
+	wsc_trace_set_ring(tr, o.ring);
 	/* --advise: calibrated before the trace, events recorded in it. */
 	if (o.advise && (advise_begin(&o.advise_opts, &batching) ||
 			 trace_advise_events(tr, &lv, &events)))

@@ -98,6 +98,13 @@ enum trace_by {
  *              histogram pool ran out (status lost_hist)
  * @errnos:     {errno, count} of the failed calls, ascending (malloc'd)
  * @nr_errnos:  entries in @errnos
+ * @ring:       the row is the io_uring requests of opcode @op (--ring),
+ *              not a system call: @name "ring:READ", @group "io_uring",
+ *              @nr WSC_TRACE_NR_MAX + @op (struct wsc_trace_call); its
+ *              latency is submission to completion, all of it off-CPU;
+ *              left out of the report's totals and groups, which stay
+ *              the system calls'
+ * @op:         with @ring, the opcode (IORING_OP_*)
  */
 struct trace_row {
 	uint32_t nr;
@@ -118,6 +125,8 @@ struct trace_row {
 	uint64_t hist_calls;
 	struct trace_errno *errnos;
 	size_t nr_errnos;
+	bool ring;
+	uint32_t op;
 };
 
 /**
@@ -143,6 +152,9 @@ struct trace_row {
  * @by:          the per-task table printed (--by)
  * @top:         rows shown in the table and the JSON; 0: all (--top)
  * @batching:    what batching would save (--advise), or NULL
+ * @ring:        the trace counted io_uring requests (--ring)
+ * @ring_lost:   with @ring, requests it could not count
+ * @ring_pending: with @ring, requests whose completion it never saw
  */
 struct trace_report {
 	struct wsc_trace_status status;
@@ -165,6 +177,9 @@ struct trace_report {
 	enum trace_by by;
 	size_t top;
 	const struct advise_report *batching;
+	bool ring;
+	uint64_t ring_lost;
+	uint64_t ring_pending;
 };
 
 enum trace_sort {
@@ -242,6 +257,9 @@ const char *trace_errno_name(char *buf, size_t len, uint32_t err);
 uint64_t trace_row_time(const struct trace_report *r,
 			const struct trace_row *row);
 uint64_t trace_report_time(const struct trace_report *r);
+/* @row's share of trace_report_time() in percent; 0 for a ring row. */
+double trace_row_share(const struct trace_report *r,
+		       const struct trace_row *row);
 /* The rows shown: --top's first ones, or all. */
 size_t trace_shown_rows(const struct trace_report *r);
 

@@ -46,7 +46,10 @@ static void trace_usage(FILE *f)
 		"                       means all but these; 'trace=' before is ignored;\n"
 		"                       repeated, the lists add up\n"
 		"  -Z, --failed         only calls that fail\n"
-		"      --errno E        only calls that fail with E (ENOENT, or 1..4095)\n\n"
+		"      --errno E        only calls that fail with E (ENOENT, or 1..4095)\n"
+		"      --ring           count the io_uring requests of the traced tasks\n"
+		"                       too, per opcode (rows ring:READ, ...), from\n"
+		"                       submission to completion\n\n"
 		"Duration and views:\n"
 		"  -d, --duration SEC   stop after SEC seconds (%g..%u; fractions allowed;\n"
 		"                       not with a command)\n"
@@ -266,6 +269,7 @@ int trace_parse(int argc, char **argv, struct trace_opts *o)
 		{ "hist",	no_argument,	   NULL, 'H' },
 		{ "csv-tasks",	required_argument, NULL, 'W' },
 		{ "openmetrics", required_argument, NULL, 'M' },
+		{ "ring",	no_argument,	   NULL, 'U' },
 		{ "output",	required_argument, NULL, 'o' },
 		{ "advise",	no_argument,	   NULL, 'A' },
 		{ "gap",	required_argument, NULL, 'G' },
@@ -277,6 +281,7 @@ int trace_parse(int argc, char **argv, struct trace_opts *o)
 		{ 'C', &o->cold, NULL },
 		{ 'Z', &o->failed, NULL },
 		{ 'H', &o->hist, NULL },
+		{ 'U', &o->ring, NULL },
 		{ 'j', &o->json, NULL },
 		{ 'A', &o->advise, NULL },
 		{ 'R', &o->advise_opts.recalibrate, NULL },

@@ -59,6 +59,7 @@ struct trace_opts {
 	char calls_text[200];
 	bool failed;
 	uint32_t err;
+	bool ring;
 	const char *target_arg;		/* "-p 123", for messages */
 	char target_buf[64];
 };

@@ -36,8 +36,7 @@ void trace_print_csv(FILE *f, const struct trace_report *r)
 		fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
 			",%.3f,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
 			",%" PRIu64 ",%" PRIu64 ",", row->calls, row->errors,
-			row->total_ns, trace_share_pct(trace_row_time(r, row),
-						       trace_report_time(r)),
+			row->total_ns, trace_row_share(r, row),
 			row->mean_ns, row->p50_ns, row->p99_ns, row->max_ns,
 			trace_time_of(TRACE_TIME_CPU, row->total_ns, row->off_ns),
 			trace_time_of(TRACE_TIME_OFF, row->total_ns, row->off_ns));

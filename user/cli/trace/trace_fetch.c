@@ -50,12 +50,25 @@ static int trace_add_row(void *ctx, const struct wsc_trace_call *call)
 	/* Counted from here on: trace_report_free() frees what it holds. */
 	r->nr_rows++;
 	row->nr = call->nr;
-	name = trace_syscall_name(call->nr);
-	if (name)
-		snprintf(row->name, sizeof(row->name), "%s", name);
-	else
-		snprintf(row->name, sizeof(row->name), "syscall_%u", call->nr);
-	row->group = trace_syscall_group(row->name);
+	row->ring = call->ring;
+	row->op = call->op;
+	if (call->ring) {
+		name = wsc_ring_op_name(call->op);
+		if (name)
+			snprintf(row->name, sizeof(row->name), "ring:%s", name);
+		else
+			snprintf(row->name, sizeof(row->name), "ring:op_%u",
+				 call->op);
+		row->group = "io_uring";
+	} else {
+		name = trace_syscall_name(call->nr);
+		if (name)
+			snprintf(row->name, sizeof(row->name), "%s", name);
+		else
+			snprintf(row->name, sizeof(row->name), "syscall_%u",
+				 call->nr);
+		row->group = trace_syscall_group(row->name);
+	}
 	row->calls = call->calls;
 	row->errors = call->errors;
 	row->wrapped = call->wrapped;

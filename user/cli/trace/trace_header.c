@@ -124,6 +124,10 @@ void trace_print_header(FILE *f, const struct trace_report *r)
 		trace_plural(r->total_calls), r->total_errors,
 		trace_plural(r->total_errors));
 	print_losses(f, s);
+	if (r->ring && (r->ring_lost || r->ring_pending))
+		fprintf(f, "WARNING: io_uring requests not counted: %" PRIu64
+			" lost, %" PRIu64 " whose completion was never seen\n",
+			r->ring_lost, r->ring_pending);
 	print_filters(f, r);
 	if (r->total_wrapped)
 		fprintf(f, "wrapped: %" PRIu64 " of the calls ran in wsc batches;"

@@ -86,8 +86,7 @@ static struct json_object *row_json(const struct trace_report *r,
 	json_put(o, "errors", json_new_u64(row->errors));
 	json_put(o, "wrapped", json_new_u64(row->wrapped));
 	json_put(o, "total_ns", json_new_u64(row->total_ns));
-	json_put(o, "share", json_new_fixed(3, trace_share_pct(
-		 trace_row_time(r, row), trace_report_time(r))));
+	json_put(o, "share", json_new_fixed(3, trace_row_share(r, row)));
 	put_cpu_split(o, row->total_ns, row->off_ns);
 	json_put(o, "mean_ns", json_new_u64(row->mean_ns));
 	json_put(o, "p50_ns", json_new_u64(row->p50_ns));
@@ -108,6 +107,10 @@ static struct json_object *row_json(const struct trace_report *r,
 		json_object_array_add(hist, bucket);
 	}
 	json_put(o, "hist", hist);
+	if (row->ring) {
+		json_put(o, "ring", json_new_flag(true));
+		json_put(o, "op", json_new_u64(row->op));
+	}
 	return o;
 }
 
@@ -121,6 +124,13 @@ static void put_rows(struct json_object *o, const struct trace_report *r)
 	for (i = shown; i < r->nr_rows; i++)
 		calls += r->rows[i].calls;
 	json_put(o, "lost", json_new_u64(trace_lost_events(&r->status)));
+	if (r->ring) {
+		struct json_object *ring = json_object_new_object();
+
+		json_put(ring, "lost", json_new_u64(r->ring_lost));
+		json_put(ring, "pending", json_new_u64(r->ring_pending));
+		json_put(o, "ring", ring);
+	}
 	json_put(o, "total_ns", json_new_u64(r->total_ns));
 	put_cpu_split(o, r->total_ns, r->total_off_ns);
 	json_put(o, "calls", json_new_u64(r->total_calls));

@@ -206,6 +206,11 @@ int trace_collect(struct wsc_trace *tr, struct trace_report *r)
 	err = wsc_trace_stop(tr);
 	if (!err)
 		err = wsc_trace_status(tr, &r->status);
+	if (!err) {
+		err = wsc_trace_ring_counts(tr, &r->ring_lost, &r->ring_pending);
+		r->ring = err > 0;
+		err = err < 0 ? err : 0;
+	}
 	if (!err)
 		err = trace_fetch_rows(tr, r);
 	if (!err)

@@ -71,6 +71,9 @@ void trace_report_finish(struct trace_report *r)
 	r->total_off_ns = 0;
 	r->total_wrapped = 0;
 	for (i = 0; i < r->nr_rows; i++) {
+		/* Ring requests overlap the calls that wait for them. */
+		if (r->rows[i].ring)
+			continue;
 		r->total_wrapped += r->rows[i].wrapped;
 		r->total_ns += r->rows[i].total_ns;
 		r->total_off_ns += r->rows[i].off_ns;
@@ -178,6 +181,9 @@ static int row_cmp(const struct trace_row *a, const struct trace_row *b,
 	uint64_t fa, fb;
 	int c;
 
+	/* The system calls first, then the ring requests (--ring). */
+	if (a->ring != b->ring)
+		return a->ring ? 1 : -1;
 	if (key == TRACE_SORT_NAME) {
 		c = strcmp(a->name, b->name);
 		if (c)

@@ -31,9 +31,10 @@ static int cmp_bucket_low(const void *a, const void *b)
 }
 
 /*
- * Every row's buckets added up, for the total row's percentiles.  All
- * rows share one log-linear grid, so equal low ends are the same bucket.
- * NULL when empty or out of memory.
+ * Every system call row's buckets added up, for the total row's
+ * percentiles (ring requests are not in the total).  All rows share one
+ * log-linear grid, so equal low ends are the same bucket.  NULL when
+ * empty or out of memory.
  */
 static struct trace_bucket *merge_buckets(const struct trace_report *r,
 					  size_t *n)
@@ -42,13 +43,13 @@ static struct trace_bucket *merge_buckets(const struct trace_report *r,
 	size_t i, j, k = 0;
 
 	for (i = 0; i < r->nr_rows; i++)
-		k += r->rows[i].nr_buckets;
+		k += r->rows[i].ring ? 0 : r->rows[i].nr_buckets;
 	*n = 0;
 	all = k ? malloc(k * sizeof(*all)) : NULL;
 	if (!all)
 		return NULL;
 	for (i = 0, k = 0; i < r->nr_rows; i++)
-		for (j = 0; j < r->rows[i].nr_buckets; j++)
+		for (j = 0; !r->rows[i].ring && j < r->rows[i].nr_buckets; j++)
 			all[k++] = r->rows[i].buckets[j];
 	qsort(all, k, sizeof(*all), cmp_bucket_low);
 	for (i = 1, j = 0; i < k; i++) {
@@ -74,6 +75,8 @@ static void total_row(const struct trace_report *r, struct trace_row *t)
 	t->total_ns = r->total_ns;
 	t->off_ns = r->total_off_ns;
 	for (i = 0; i < r->nr_rows; i++) {
+		if (r->rows[i].ring)
+			continue;
 		if (r->rows[i].max_ns > t->max_ns)
 			t->max_ns = r->rows[i].max_ns;
 		t->max_bound |= r->rows[i].max_bound;
@@ -126,8 +129,12 @@ static void print_row(FILE *f, const struct table_widths *w,
 	trace_fmt_time(max + 2, sizeof(max) - 2, row->max_ns);
 	if (row->max_bound)
 		memcpy(max, "<=", 2);
-	snprintf(share, sizeof(share), "%.1f%%",
-		 trace_share_pct(trace_row_time(r, row), trace_report_time(r)));
+	/* A ring request's time is not in the calls' total: no share. */
+	if (row->ring)
+		snprintf(share, sizeof(share), "-");
+	else
+		snprintf(share, sizeof(share), "%.1f%%",
+			 trace_row_share(r, row));
 	fprintf(f, "%-*s%*" PRIu64 "%*" PRIu64 "%*s%*s%*s%*s%*s%*s%*s\n",
 		w->name, row->name, g + w->calls, row->calls,
 		g + w->errors, row->errors,
@@ -266,6 +273,8 @@ static void print_groups(FILE *f, const struct trace_report *r)
 	struct trace_wrap w;
 
 	for (i = 0; i < r->nr_rows; i++) {
+		if (r->rows[i].ring)
+			continue;
 		for (j = 0; j < n; j++)
 			if (!strcmp(g[j].name, r->rows[i].group))
 				break;
@@ -303,6 +312,9 @@ static void print_rows(FILE *f, const struct trace_report *r, bool hist)
 			print_hist(f, &r->rows[i]);
 	}
 	print_left_out(f, r);
+	if (r->ring)
+		fputs("ring:OP rows: io_uring requests, submission to completion,"
+		      " all off-CPU; not in the total\n", f);
 	total_row(r, &total);
 	if (hist && r->nr_rows)
 		fputc('\n', f);	/* not under the last row's histogram */

@@ -145,6 +145,15 @@ uint64_t trace_report_time(const struct trace_report *r)
 	return trace_time_of(r->time, r->total_ns, r->total_off_ns);
 }
 
+double trace_row_share(const struct trace_report *r,
+		       const struct trace_row *row)
+{
+	/* A ring request's time is not in the calls' total: no share of it. */
+	if (row->ring)
+		return 0;
+	return trace_share_pct(trace_row_time(r, row), trace_report_time(r));
+}
+
 /* The rows shown: --top's first ones, or all. */
 size_t trace_shown_rows(const struct trace_report *r)
 {
