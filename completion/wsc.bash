@@ -17,7 +17,7 @@ _wsc_opts_bench_fit='-n --iters -r --rounds --repetitions -c --cpu --cpus -j --j
 _wsc_opts_klat='-n --iters -c --cpus --cpu -j --json --csv -l --list -h --help'
 _wsc_opts_cp='-n --transactions -s --size -t --threshold -r --rounds --repetitions -c --cpu --cpus --cold --dir --keep -p --programs --sweep --inject -j --json --csv -h --help'
 _wsc_opts_ls='-l --long --conventional --compare -r --rounds --repetitions -j --json --csv --dir --keep -h --help'
-_wsc_opts_trace='-p --pid --cgroup -a --all --advise --gap --recalibrate -e --calls -Z --failed --errno -d --duration --interval -s --sort --time --top --by --hist --cold -o --output -j --json --csv --csv-tasks --openmetrics -h --help'
+_wsc_opts_trace='-p --pid --cgroup -a --all --advise --gap --recalibrate -e --calls -Z --failed --errno --ring -d --duration --interval -s --sort --time --top --by --hist --cold -o --output -j --json --csv --csv-tasks --openmetrics -h --help'
 _wsc_opts_diff='--threshold --time --top -j --json -h --help'
 # wsc trace's -e groups, and the errnos --errno most often wants (it takes
 # any name glibc knows, or a number).
