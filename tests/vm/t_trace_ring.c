@@ -307,10 +307,16 @@ TEST(cli_shows_ring_rows)
 	ASSERT_EQ(wsc_trace_self("", out, path), 0);
 	f = fopen(out, "r");
 	ASSERT_TRUE(f != NULL);
+	/* The table's lines (the head names the command, however long). */
 	while (fgets(line, sizeof(line), f)) {
 		line[strcspn(line, "\n")] = '\0';
-		widest = strlen(line) > widest ? strlen(line) : widest;
 		named |= !strncmp(line, "ring:READ ", 10);
+		if (strncmp(line, "ring:", 5) && strncmp(line, "syscall ", 8) &&
+		    strncmp(line, "total ", 6))
+			continue;
+		if (strlen(line) > widest)
+			TH_LOG("%zu columns: %s", strlen(line), line);
+		widest = strlen(line) > widest ? strlen(line) : widest;
 	}
 	fclose(f);
 	EXPECT_TRUE(named);
