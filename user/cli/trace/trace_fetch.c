@@ -33,12 +33,32 @@ static int copy_counts(struct trace_row *row, const struct wsc_trace_call *call)
 	return 0;
 }
 
-/* wsc_trace_fetch()'s callback: one row per system call. */
+/*
+ * @row's name and group: a system call's ("openat", "syscall_N" when
+ * unknown), or a ring request's ("ring:READ", "ring:op_N", group
+ * io_uring).
+ */
+static void trace_row_name(struct trace_row *row,
+			   const struct wsc_trace_call *call)
+{
+	const char *name = call->ring ? wsc_ring_op_name(call->op) :
+					trace_syscall_name(call->nr);
+
+	if (name)
+		snprintf(row->name, sizeof(row->name), "%s%s",
+			 call->ring ? "ring:" : "", name);
+	else
+		snprintf(row->name, sizeof(row->name), "%s%u",
+			 call->ring ? "ring:op_" : "syscall_",
+			 call->ring ? call->op : call->nr);
+	row->group = call->ring ? "io_uring" : trace_syscall_group(row->name);
+}
+
+/* wsc_trace_fetch()'s callback: one row per system call or opcode. */
 static int trace_add_row(void *ctx, const struct wsc_trace_call *call)
 {
 	struct trace_report *r = ctx;
 	struct trace_row *rows, *row;
-	const char *name;
 	int err;
 
 	rows = realloc(r->rows, (r->nr_rows + 1) * sizeof(*rows));
@@ -52,23 +72,7 @@ static int trace_add_row(void *ctx, const struct wsc_trace_call *call)
 	row->nr = call->nr;
 	row->ring = call->ring;
 	row->op = call->op;
-	if (call->ring) {
-		name = wsc_ring_op_name(call->op);
-		if (name)
-			snprintf(row->name, sizeof(row->name), "ring:%s", name);
-		else
-			snprintf(row->name, sizeof(row->name), "ring:op_%u",
-				 call->op);
-		row->group = "io_uring";
-	} else {
-		name = trace_syscall_name(call->nr);
-		if (name)
-			snprintf(row->name, sizeof(row->name), "%s", name);
-		else
-			snprintf(row->name, sizeof(row->name), "syscall_%u",
-				 call->nr);
-		row->group = trace_syscall_group(row->name);
-	}
+	trace_row_name(row, call);
 	row->calls = call->calls;
 	row->errors = call->errors;
 	row->wrapped = call->wrapped;
