@@ -86,7 +86,7 @@ static void trace_usage(FILE *f)
 		"                       predicted from this machine's calibration\n"
 		"                       (measured on first use, stored per kernel)\n"
 		"      --gap NS         the most user time between two calls of a run\n"
-		"                       (ns, or with ns, us or ms; default twice the\n"
+		"                       (ns, or with ns, us or ms; default 8 times the\n"
 		"                       calibrated gap of two calls back to back)\n"
 		"      --recalibrate    measure the calibration again and store it\n\n"
 		"Needs wsc.ko loaded and CAP_SYS_ADMIN or CAP_PERFMON.  With a command,\n"
