@@ -85,9 +85,9 @@ check "--cpu offline: exit 2" sh -c \
 check "help exits 0" sh -c "$wsc --help >/dev/null && $wsc bench --help >/dev/null && $wsc info --help >/dev/null"
 
 # One voice: every subcommand, every kind of mistake, the same two lines.
-usage_err "no command" "wsc: which command? (commands: info bench klat cp ls trace)" "$wsc"
-usage_err "unknown command" "wsc: unknown command 'frobnicate' (commands: info bench klat cp ls trace)" "$wsc" frobnicate
-usage_err "wsc --bogus" "wsc: unknown option '--bogus' (commands: info bench klat cp ls trace)" "$wsc" --bogus
+usage_err "no command" "wsc: which command? (commands: info bench klat cp ls trace diff)" "$wsc"
+usage_err "unknown command" "wsc: unknown command 'frobnicate' (commands: info bench klat cp ls trace diff)" "$wsc" frobnicate
+usage_err "wsc --bogus" "wsc: unknown option '--bogus' (commands: info bench klat cp ls trace diff)" "$wsc" --bogus
 usage_err "info --bogus" "wsc info: unknown option '--bogus'" "$wsc" info --bogus
 usage_err "info -x" "wsc info: unknown option '-x'" "$wsc" info -x
 usage_err "info --json=1" "wsc info: option '--json' takes no value" "$wsc" info --json=1
