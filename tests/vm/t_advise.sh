@@ -77,8 +77,10 @@ def saving():
     s = ours(b, SCAN)[0]
     n = 4
     want = n * c["entry_ns"] - (c["batch_fixed_ns"] + n * c["batch_per_call_ns"])
+    # The JSON's costs have one decimal: each of a run's 9 terms is off
+    # by up to 0.05 ns, so a run's saving by up to 0.45 ns.
     if s["worth"]:
-        assert abs(s["saving_ns"] - 10 * want) <= 10 * 0.2, (s, want)
+        assert abs(s["saving_ns"] - 10 * want) <= 10 * 0.5, (s, want)
     else:
         assert s["saving_ns"] == 0 and want <= 0.05, (s, want)
     worth = [x for x in b["sequences"] if x["worth"]]
