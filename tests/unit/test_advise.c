@@ -524,6 +524,50 @@ static void test_json(void **state)
 	advise_report_free(&r);
 }
 
+/* advise_print() to a string (free it). */
+static char *print_table(const struct advise_report *r, uint64_t traced_ns)
+{
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+
+	assert_non_null(f);
+	advise_print(f, r, traced_ns);
+	assert_int_equal(fclose(f), 0);
+	return out;
+}
+
+/*
+ * The table says what the JSON says, names the break-even its entries
+ * count from, and keeps within 100 columns.
+ */
+static void test_table(void **state)
+{
+	struct advise_report r;
+	const char *line;
+	char *out;
+
+	(void)state;
+	scan_at(1000, &r);
+	snprintf(r.calib.path, sizeof(r.calib.path), "/x.conf");
+	out = print_table(&r, 100000000);
+	assert_non_null(strstr(out, "  kernel entries of the runs of 3 calls or more (the break-even): 40 now -> 10 batched\n"));
+	assert_non_null(strstr(out, "break-even 3 calls;"));
+	for (line = out; *line; ) {
+		size_t n = strcspn(line, "\n");
+
+		assert_in_range(n, 0, 100);
+		line += n + (line[n] == '\n');
+	}
+	free(out);
+	r.calib.costs.break_even = 0;
+	out = print_table(&r, 100000000);
+	assert_non_null(strstr(out, "worth batching (none: no batch up to 1024 calls pays here)"));
+	assert_non_null(strstr(out, "break-even none up to 1024;"));
+	free(out);
+	advise_report_free(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -542,6 +586,7 @@ int main(void)
 		cmocka_unit_test(test_calib_store_and_load),
 		cmocka_unit_test(test_calib_path),
 		cmocka_unit_test(test_json),
+		cmocka_unit_test(test_table),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

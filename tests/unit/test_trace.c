@@ -1265,6 +1265,14 @@ static void test_interval_output(void **state)
 	assert_contains(out, "<=109ns");
 	assert_contains(out, "\nerrors by errno:\nread     EAGAIN 2\n");
 	free(out);
+	trace_report_free(&d);
+	/* The first interval: one error, said in the singular. */
+	assert_int_equal(trace_report_diff(&f[0], NULL, &d), 0);
+	out = capture(print_iv_table, &d);
+	assert_contains(out, "interval 2: 0.500s to 1.000s: 3 calls, 1 error\n");
+	free(out);
+	trace_report_free(&d);
+	assert_int_equal(trace_report_diff(&f[2], &f[1], &d), 0);
 	out = capture(print_iv_json, &d);
 	assert_contains(out, "{\"interval\": 3, \"start_s\": 1.000000, "
 			"\"end_s\": 1.250000, \"last\": true,");

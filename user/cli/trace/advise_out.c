@@ -25,7 +25,8 @@ static void print_calib(FILE *f, const struct advise_calib *c)
 	char be[32];
 
 	if (x->break_even)
-		snprintf(be, sizeof(be), "%u calls", x->break_even);
+		snprintf(be, sizeof(be), "%u call%s", x->break_even,
+			 trace_plural(x->break_even));
 	else
 		snprintf(be, sizeof(be), "none up to %u", ADVISE_BATCH_MAX);
 	fprintf(f, "  calibration: %s%s\n", c->path,
@@ -103,9 +104,17 @@ void advise_print(FILE *f, const struct advise_report *a, uint64_t traced_ns)
 		fprintf(f, "  lost events: %llu dropped by the kernel (a ring was full), %llu beyond the %u kept: the figures are too small\n",
 			(unsigned long long)a->lost_events,
 			(unsigned long long)a->events_dropped, ADVISE_EVENTS_MAX);
-	fprintf(f, "  kernel entries: %llu now -> %llu batched\n",
-		(unsigned long long)a->entries_now,
-		(unsigned long long)a->entries_batched);
+	/* Only the runs at or above the break-even are priced: say which. */
+	if (a->calib.costs.break_even)
+		fprintf(f, "  kernel entries of the runs of %u call%s or more (the break-even): %llu now -> %llu batched\n",
+			a->calib.costs.break_even,
+			trace_plural(a->calib.costs.break_even),
+			(unsigned long long)a->entries_now,
+			(unsigned long long)a->entries_batched);
+	else
+		fprintf(f, "  kernel entries of the runs worth batching (none: no batch up to %u calls pays here): %llu now -> %llu batched\n",
+			ADVISE_BATCH_MAX, (unsigned long long)a->entries_now,
+			(unsigned long long)a->entries_batched);
 	fprintf(f, "  predicted saving: at most %s, %.2f%% of the %s traced (an upper bound at this gap)\n",
 		trace_fmt_time(t2, sizeof(t2), (uint64_t)a->saving_ns),
 		trace_share_pct((uint64_t)a->saving_ns, traced_ns),

@@ -105,7 +105,8 @@ static void print_filters(FILE *f, const struct trace_report *r)
 			trace_errno_name(name, sizeof(name), s->err));
 	else if (s->failed)
 		fputs(" failed calls only;", f);
-	fprintf(f, " %" PRIu64 " calls left out\n", s->filtered);
+	fprintf(f, " %" PRIu64 " call%s left out\n", s->filtered,
+		trace_plural(s->filtered));
 }
 
 void trace_print_header(FILE *f, const struct trace_report *r)

@@ -367,10 +367,11 @@ void trace_print_table(FILE *f, const struct trace_report *r, bool hist)
 void trace_print_interval(FILE *f, const struct trace_report *r,
 			  const struct trace_interval *iv)
 {
-	fprintf(f, "interval %u: %.3fs to %.3fs: %" PRIu64 " calls, %" PRIu64
-		" errors%s\n", iv->k, (double)iv->start_ns / 1e9,
-		(double)iv->end_ns / 1e9, r->total_calls, r->total_errors,
-		iv->last ? " (the last)" : "");
+	fprintf(f, "interval %u: %.3fs to %.3fs: %" PRIu64 " call%s, %" PRIu64
+		" error%s%s\n", iv->k, (double)iv->start_ns / 1e9,
+		(double)iv->end_ns / 1e9, r->total_calls,
+		trace_plural(r->total_calls), r->total_errors,
+		trace_plural(r->total_errors), iv->last ? " (the last)" : "");
 	print_rows(f, r, false);
 	print_errnos(f, r);
 	fputc('\n', f);
