@@ -211,7 +211,8 @@ static void test_metrics_of_a_report(void **state)
 	assert_line(text, "wsc_syscall_latency_seconds_bucket{" T ",syscall=\"openat\",le=\"0.000002047\"} 0");
 	assert_line(text, "wsc_syscall_latency_seconds_bucket{" T ",syscall=\"openat\",le=\"0.000004095\"} 5");
 	assert_line(text, "wsc_syscall_latency_seconds_sum{" T ",syscall=\"openat\"} 0.00001024");
-	/* No tasks without --by; the end said. */
+	/* No tasks without --by, no requests without --ring; the end said. */
+	assert_null(strstr(text, "wsc_ring_"));
 	assert_null(strstr(text, "wsc_process_"));
 	assert_null(strstr(text, "wsc_thread_"));
 	assert_int_equal(strcmp(text + strlen(text) - 6, "# EOF\n"), 0);
@@ -255,9 +256,62 @@ static void test_metrics_per_task(void **state)
 	free(text);
 }
 
+static struct trace_errno ring_errnos[] = { { 125, 1 } };
+static struct trace_bucket ring_buckets[] = { { 8192, 8447, 3 }, { 1048576, 1081343, 1 } };
+
+/* fill_report() and, with --ring, io_uring's READs in @rows[2]. */
+static void fill_ring_report(struct trace_report *r, struct trace_row *rows)
+{
+	fill_report(r, rows);
+	rows[2] = (struct trace_row){ .nr = 1046, .name = "ring:READ",
+		.group = "io_uring", .calls = 4, .errors = 1,
+		.total_ns = 1100000, .off_ns = 1100000,
+		.buckets = ring_buckets, .nr_buckets = 2,
+		.errnos = ring_errnos, .nr_errnos = 1, .ring = true, .op = 22 };
+	trace_row_finish(&rows[2]);
+	r->nr_rows = 3;
+	r->ring = true;
+	r->ring_lost = 2;
+	r->ring_pending = 1;
+	trace_report_finish(r);
+}
+
+/*
+ * io_uring's requests are families of their own, by opcode: the system
+ * calls' series add up to the report's totals, as the table's rows do.
+ */
+static void test_ring_families(void **state)
+{
+	struct trace_row rows[3];
+	struct trace_report r;
+	char *text;
+
+	(void)state;
+	fill_ring_report(&r, rows);
+	text = om_text(&r);
+	assert_int_equal(lines_starting(text, "# TYPE "), 14);
+	assert_line(text, "# TYPE wsc_ring_requests_total counter");
+	assert_line(text, "# TYPE wsc_ring_latency_seconds histogram");
+	assert_line(text, "# TYPE wsc_ring_pending_requests gauge");
+	assert_line(text, "wsc_ring_requests_total{" T ",op=\"READ\"} 4");
+	assert_line(text, "wsc_ring_errors_total{" T ",op=\"READ\",errno=\"ECANCELED\"} 1");
+	assert_line(text, "wsc_ring_latency_seconds_bucket{" T ",op=\"READ\",le=\"0.000016383\"} 3");
+	assert_line(text, "wsc_ring_latency_seconds_bucket{" T ",op=\"READ\",le=\"0.002097151\"} 4");
+	assert_line(text, "wsc_ring_latency_seconds_sum{" T ",op=\"READ\"} 0.0011");
+	assert_line(text, "wsc_ring_latency_seconds_count{" T ",op=\"READ\"} 4");
+	assert_line(text, "wsc_ring_lost_requests_total{" T "} 2");
+	assert_line(text, "wsc_ring_pending_requests{" T "} 1");
+	/* Not a system call: in none of their series. */
+	assert_null(strstr(text, "syscall=\"ring:"));
+	assert_int_equal(lines_starting(text, "wsc_syscall_calls_total{"), 2);
+	assert_int_equal(lines_starting(text, "wsc_ring_requests_total{"), 1);
+	free(text);
+}
+
 /*
  * promtool check metrics passes the text of a report and of its tasks
- * (escaped labels, errnos, the histogram), when promtool is installed.
+ * (escaped labels, errnos, the histograms, io_uring's requests), when
+ * promtool is installed.
  * The VM suite's t_openmetrics.sh has node_exporter's parser read a real
  * trace's file; promtool is checked here, where it starts in a tenth of
  * a second instead of twenty.
@@ -268,7 +322,7 @@ static void test_promtool_accepts(void **state)
 	struct wsc_trace_task tasks[1] = {
 		{ .tid = 10, .pid = 10, .ppid = 1, .comm = "make", .calls = 4 },
 	};
-	struct trace_row rows[2];
+	struct trace_row rows[3];
 	struct trace_report r;
 	char *text;
 	int by, fd;
@@ -276,7 +330,7 @@ static void test_promtool_accepts(void **state)
 	(void)state;
 	if (system("command -v promtool > /dev/null") != 0)
 		skip();
-	fill_report(&r, rows);
+	fill_ring_report(&r, rows);
 	r.tasks = tasks;
 	r.nr_tasks = 1;
 	for (by = TRACE_BY_NONE; by <= TRACE_BY_THREAD; by++) {
@@ -343,6 +397,7 @@ int main(void)
 		cmocka_unit_test(test_cumulative_counts_exact),
 		cmocka_unit_test(test_metrics_of_a_report),
 		cmocka_unit_test(test_metrics_per_task),
+		cmocka_unit_test(test_ring_families),
 		cmocka_unit_test(test_write_replaces_the_file),
 		cmocka_unit_test(test_promtool_accepts),
 	};

@@ -83,18 +83,26 @@ def expected(doc, by_process=False):
     out = {key("wsc_trace_info", [tg, ("trace", str(doc["trace"]["id"]))]): 1,
            key("wsc_trace_duration_seconds", [tg]): doc["trace"]["duration_ns"],
            key("wsc_trace_lost_events_total", [tg]): doc["lost"]}
+    if "ring" in doc:
+        out[key("wsc_ring_lost_requests_total", [tg])] = doc["ring"]["lost"]
+        out[key("wsc_ring_pending_requests", [tg])] = doc["ring"]["pending"]
     for s in doc["syscalls"]:
-        sc = [tg, ("syscall", s["name"])]
-        out[key("wsc_syscall_calls_total", sc)] = s["calls"]
-        out[key("wsc_syscall_wrapped_total", sc)] = s["wrapped"]
-        out[key("wsc_syscall_cpu_seconds_total", sc)] = s["on_cpu_ns"]
-        out[key("wsc_syscall_off_cpu_seconds_total", sc)] = s["off_cpu_ns"]
+        # io_uring's requests (--ring) are wsc_ring_*, by opcode.
+        if s.get("ring"):
+            p, sc = "wsc_ring_", [tg, ("op", s["name"][len("ring:"):])]
+            out[key(p + "requests_total", sc)] = s["calls"]
+        else:
+            p, sc = "wsc_syscall_", [tg, ("syscall", s["name"])]
+            out[key(p + "calls_total", sc)] = s["calls"]
+            out[key(p + "wrapped_total", sc)] = s["wrapped"]
+            out[key(p + "cpu_seconds_total", sc)] = s["on_cpu_ns"]
+            out[key(p + "off_cpu_seconds_total", sc)] = s["off_cpu_ns"]
         for e, n in s["errnos"].items():
-            out[key("wsc_syscall_errors_total", sc + [("errno", e)])] = n
+            out[key(p + "errors_total", sc + [("errno", e)])] = n
         if s["errors"] > sum(s["errnos"].values()):
-            out[key("wsc_syscall_errors_total", sc + [("errno", "unknown")])] = \
+            out[key(p + "errors_total", sc + [("errno", "unknown")])] = \
                 s["errors"] - sum(s["errnos"].values())
-        h = "wsc_syscall_latency_seconds"
+        h = p + "latency_seconds"
         for le in BOUNDS_NS:
             out[key(h + "_bucket", sc + [("le", "%.9f" % (le / 1e9))])] = \
                 sum(b[2] for b in s["hist"] if b[1] <= le)

@@ -11,6 +11,10 @@
  * so in their names, UNIT lines where the name allows one, and "# EOF" at
  * the end, both comments to the text format.
  *
+ * io_uring's requests (--ring) are not system calls: they get families of
+ * their own, wsc_ring_*, labelled by opcode, so that a sum over the
+ * wsc_syscall_* series is the report's total, as the table's is.
+ *
  * Every value is cumulative since the trace began, as counters must be:
  * with --interval the file is rewritten each interval, and Prometheus
  * takes the rates.  Times are exact decimals of the kernel's nanoseconds.
@@ -129,13 +133,40 @@ static void om_sample(FILE *f, const char *name, const char *suffix,
 	fputc('"', f);
 }
 
-/* NAME{target="...",syscall="...": a system call's sample's start. */
-static void om_row_sample(FILE *f, const char *name, const char *suffix,
-			  const struct trace_report *r,
+/*
+ * The rows a set of families covers: the system calls, or io_uring's
+ * requests by opcode.
+ */
+struct om_kind {
+	const char *prefix;	/* of every family's name */
+	const char *label;	/* what names a row */
+	const char *what;	/* for people, in HELP */
+	const char *latency;	/* the latency's HELP */
+	bool ring;		/* the rows with trace_row.ring */
+};
+
+static const struct om_kind om_syscalls = {
+	"wsc_syscall_", "syscall", "System calls",
+	"System call latency, entry to exit.", false,
+};
+
+static const struct om_kind om_ring = {
+	"wsc_ring_", "op", "io_uring requests (wsc trace --ring)",
+	"io_uring request latency, submission to completion.", true,
+};
+
+/* NAME{target="...",syscall="..." (or op="READ"): a row's sample's start. */
+static void om_row_sample(FILE *f, const struct om_kind *k, const char *name,
+			  const char *suffix, const struct trace_report *r,
 			  const struct trace_row *row)
 {
+	static const char ring[] = "ring:";
+	const char *id = row->name;
+
+	if (k->ring && !strncmp(id, ring, sizeof(ring) - 1))
+		id += sizeof(ring) - 1;
 	om_sample(f, name, suffix, r);
-	om_label(f, "syscall", row->name);
+	om_label(f, k->label, id);
 }
 
 /* "} 12\n", or "} 0.5\n" with @seconds. */
@@ -232,9 +263,6 @@ static const struct om_counter task_counters[] = {
 	  true, NULL, task_off },
 };
 
-#define OM_SYSCALL	"wsc_syscall_"
-#define OM_LATENCY	OM_SYSCALL "latency_seconds"
-
 /* The trace itself: which one, how long so far, what the kernel missed. */
 static void om_trace(FILE *f, const struct trace_report *r)
 {
@@ -254,23 +282,37 @@ static void om_trace(FILE *f, const struct trace_report *r)
 		  "Events the kernel could not count: the counts are short by these.");
 	om_sample(f, "wsc_trace_lost_events_total", "", r);
 	om_value(f, trace_lost_events(&r->status), false);
+	if (!r->ring)
+		return;
+	om_family(f, "wsc_ring_", "lost_requests_total", "counter",
+		  "io_uring requests the trace could not count.");
+	om_sample(f, "wsc_ring_lost_requests_total", "", r);
+	om_value(f, r->ring_lost, false);
+	om_family(f, "wsc_ring_", "pending_requests", "gauge",
+		  "io_uring requests submitted whose completion the trace has not seen.");
+	om_sample(f, "wsc_ring_pending_requests", "", r);
+	om_value(f, r->ring_pending, false);
 }
 
 /* Per errno; failures the kernel could not tell apart: errno="unknown". */
-static void om_errors(FILE *f, const struct trace_report *r)
+static void om_errors(FILE *f, const struct om_kind *k,
+		      const struct trace_report *r)
 {
 	const struct trace_row *row;
+	char name[32], family[64], help[96];
 	uint64_t told;
-	char name[32];
 	size_t i, j;
 
-	om_family(f, OM_SYSCALL, "errors_total", "counter",
-		  "System calls that failed, by errno.");
+	snprintf(family, sizeof(family), "%serrors_total", k->prefix);
+	snprintf(help, sizeof(help), "%s that failed, by errno.", k->what);
+	om_family(f, k->prefix, "errors_total", "counter", help);
 	for (i = 0; i < r->nr_rows; i++) {
 		row = &r->rows[i];
+		if (row->ring != k->ring)
+			continue;
 		told = 0;
 		for (j = 0; j < row->nr_errnos; j++) {
-			om_row_sample(f, OM_SYSCALL "errors_total", "", r, row);
+			om_row_sample(f, k, family, "", r, row);
 			om_label(f, "errno", trace_errno_name(name, sizeof(name),
 							      row->errnos[j].err));
 			om_value(f, row->errnos[j].count, false);
@@ -278,37 +320,40 @@ static void om_errors(FILE *f, const struct trace_report *r)
 		}
 		if (row->errors <= told)
 			continue;
-		om_row_sample(f, OM_SYSCALL "errors_total", "", r, row);
+		om_row_sample(f, k, family, "", r, row);
 		om_label(f, "errno", "unknown");
 		om_value(f, row->errors - told, false);
 	}
 }
 
 /* Wall-clock latency: the buckets cumulative at the fixed bounds. */
-static void om_latency(FILE *f, const struct trace_report *r)
+static void om_latency(FILE *f, const struct om_kind *k,
+		       const struct trace_report *r)
 {
 	const struct trace_row *row;
-	char le[32];
+	char le[32], h[64];
 	size_t i;
 	unsigned int b;
 
-	om_family(f, OM_SYSCALL, "latency_seconds", "histogram",
-		  "System call latency, entry to exit.");
+	snprintf(h, sizeof(h), "%slatency_seconds", k->prefix);
+	om_family(f, k->prefix, "latency_seconds", "histogram", k->latency);
 	for (i = 0; i < r->nr_rows; i++) {
 		row = &r->rows[i];
+		if (row->ring != k->ring)
+			continue;
 		for (b = 0; b < TRACE_OM_BOUNDS; b++) {
-			om_row_sample(f, OM_LATENCY, "_bucket", r, row);
+			om_row_sample(f, k, h, "_bucket", r, row);
 			om_label(f, "le", om_seconds(le, sizeof(le),
 						      trace_om_bound_ns(b)));
 			om_value(f, trace_om_cumulative(row, trace_om_bound_ns(b)),
 				 false);
 		}
-		om_row_sample(f, OM_LATENCY, "_bucket", r, row);
+		om_row_sample(f, k, h, "_bucket", r, row);
 		om_label(f, "le", "+Inf");
 		om_value(f, row->hist_calls, false);
-		om_row_sample(f, OM_LATENCY, "_sum", r, row);
+		om_row_sample(f, k, h, "_sum", r, row);
 		om_value(f, row->total_ns, true);
-		om_row_sample(f, OM_LATENCY, "_count", r, row);
+		om_row_sample(f, k, h, "_count", r, row);
 		om_value(f, row->hist_calls, false);
 	}
 }
@@ -347,24 +392,51 @@ static void om_tasks(FILE *f, const struct trace_report *r)
 	free(sums);
 }
 
-void trace_om_print(FILE *f, const struct trace_report *r)
+/*
+ * @k's counters: each of @counters (@n) for the system calls; for the
+ * requests only the count, their time being all latency (the histogram's
+ * _sum), not time the task spent in them.
+ */
+static void om_counters(FILE *f, const struct om_kind *k,
+			const struct trace_report *r)
 {
+	static const struct om_counter requests = {
+		"requests_total", "io_uring requests that completed.", false,
+		row_calls, NULL,
+	};
 	const struct om_counter *c;
+	size_t i, j, n;
 	char name[64];
-	size_t i, k;
 
-	om_trace(f, r);
-	for (k = 0; k < sizeof(row_counters) / sizeof(*c); k++) {
-		c = &row_counters[k];
-		om_family(f, OM_SYSCALL, c->name, "counter", c->help);
-		snprintf(name, sizeof(name), OM_SYSCALL "%s", c->name);
+	c = k->ring ? &requests : row_counters;
+	n = k->ring ? 1 : sizeof(row_counters) / sizeof(*c);
+	for (j = 0; j < n; j++, c++) {
+		om_family(f, k->prefix, c->name, "counter", c->help);
+		snprintf(name, sizeof(name), "%s%s", k->prefix, c->name);
 		for (i = 0; i < r->nr_rows; i++) {
-			om_row_sample(f, name, "", r, &r->rows[i]);
+			if (r->rows[i].ring != k->ring)
+				continue;
+			om_row_sample(f, k, name, "", r, &r->rows[i]);
 			om_value(f, c->of_row(&r->rows[i]), c->seconds);
 		}
 	}
-	om_errors(f, r);
-	om_latency(f, r);
+}
+
+/* The families of the system calls, or of io_uring's requests. */
+static void om_rows(FILE *f, const struct om_kind *k,
+		    const struct trace_report *r)
+{
+	om_counters(f, k, r);
+	om_errors(f, k, r);
+	om_latency(f, k, r);
+}
+
+void trace_om_print(FILE *f, const struct trace_report *r)
+{
+	om_trace(f, r);
+	om_rows(f, &om_syscalls, r);
+	if (r->ring)
+		om_rows(f, &om_ring, r);
 	if (r->by != TRACE_BY_NONE)
 		om_tasks(f, r);
 	fputs("# EOF\n", f);
