@@ -10,7 +10,10 @@ the rows name them, the largest share first); trace-buckets redraws one
 call in the power-of-two microsecond buckets of the EPCM prefetching
 paper, e.g. a hot run against a cold one.  "trace" holds the kernel's
 counts of what it could not follow, the lost_* keys, which a title shows
-in red.
+in red.  A trace taken with --ring also has a row per io_uring opcode
+("ring": true, named "ring:READ"): requests, not system calls, so they
+stay out of the shares and the --top choice, as they stay out of wsc
+trace's total, and are drawn when named (--calls ring:READ, --call).
 """
 import argparse
 import math
@@ -37,6 +40,8 @@ TRACE_TOP = 6
 MIN_HIST_CALLS = 10
 # A system call's name becomes part of a file name.
 SYSCALL_NAME = re.compile(r"[A-Za-z0-9_]+")
+# io_uring's requests of one opcode (wsc trace --ring), e.g. ring:READ.
+RING_NAME = re.compile(r"ring:[A-Za-z0-9_]+")
 
 
 def read_hist(path, hist, where):
@@ -61,7 +66,8 @@ def read_trace_json(path):
     """Return the document of `wsc trace --json` in PATH, checked; its
     "syscalls" as {name: {"name", "group", "calls", "total_ns", "p50_ns",
     "p99_ns", "hist": [(low_ns, high_ns, count), ...], "where"}}, in the
-    file's order, under "calls"."""
+    file's order, under "calls"; the rows of io_uring's requests alike
+    under "requests"."""
     doc = load_json(path)
     field(path, doc, "lost", "count")
     field(path, doc, "syscalls", "list")
@@ -76,17 +82,20 @@ def read_trace_json(path):
                 field(path, trace, key, "count", "trace: ")
     if not doc["syscalls"]:
         raise PlotError(f"{path}: \"syscalls\" is empty")
-    calls = {}
+    calls, requests = {}, {}
     for i, rec in enumerate(doc["syscalls"]):
         where = f"syscalls[{i}]: "
         if not isinstance(rec, dict):
             raise PlotError(f"{path}: {where}not an object")
         name = field(path, rec, "name", "str", where)
-        if not SYSCALL_NAME.fullmatch(name):
-            raise PlotError(f"{path}: {where}\"name\" is {shown(name)}, "
-                            "expected letters, digits and _")
-        if name in calls:
-            raise PlotError(f"{path}: {where}{name} again (also {calls[name]['where']})")
+        ring = rec.get("ring") is True
+        if not (RING_NAME if ring else SYSCALL_NAME).fullmatch(name):
+            raise PlotError(f"{path}: {where}\"name\" is {shown(name)}, expected "
+                            + ("ring: and letters, digits and _ (a \"ring\" row)" if ring
+                               else "letters, digits and _"))
+        seen = requests if ring else calls
+        if name in seen:
+            raise PlotError(f"{path}: {where}{name} again (also {seen[name]['where']})")
         where = f"syscalls[{i}] ({name}): "
         row = {"name": name, "where": f"syscalls[{i}]",
                "group": field(path, rec, "group", "str", where),
@@ -101,9 +110,23 @@ def read_trace_json(path):
                "p99_ns": field(path, rec, "p99_ns", "ns", where),
                "hist": read_hist(path, field(path, rec, "hist", "list", where), where)}
         row["hist_calls"] = sum(b[2] for b in row["hist"])
-        calls[name] = row
+        row["ring"] = ring
+        seen[name] = row
+    if not calls:
+        raise PlotError(f"{path}: \"syscalls\" has io_uring's requests but no system call")
     doc["calls"] = calls
+    doc["requests"] = requests
     return doc
+
+
+def named(doc, name):
+    """DOC's row of NAME, a system call's or io_uring's requests', or None."""
+    return doc["calls"].get(name) or doc["requests"].get(name)
+
+
+def file_name(name):
+    """NAME in a file's name: ring:READ as ring-READ."""
+    return name.replace(":", "-")
 
 
 def trace_hist(path, row):
@@ -184,9 +207,13 @@ def plot_trace_call(name, workloads, path):
     named in the legend with its calls' p50 and p99, not drawn (one call is
     a bar of height 1 that says nothing of a distribution)."""
     np = mpl.np
-    made = [(i, w, w["doc"]["calls"][name]) for i, w in enumerate(workloads)
-            if name in w["doc"]["calls"]]
+    made = [(i, w, named(w["doc"], name)) for i, w in enumerate(workloads)
+            if named(w["doc"], name)]
     drawn = [(i, w, row) for i, w, row in made if not too_few(row)]
+    ring = made[0][2]["ring"]
+    # A request's latency is its submission to its completion, not a call's.
+    unit, latency = (("request", "submission to completion") if ring
+                     else ("call", "latency in the kernel"))
     binned = [octave_bins(trace_hist(w["path"], row)) for _, w, row in drawn]
     lo = min(min(b) for b in binned)
     hi = max(max(b) for b in binned)
@@ -202,7 +229,7 @@ def plot_trace_call(name, workloads, path):
         top = max(top, frac.max())
         ax.stairs(frac, edges, color=colour, fill=True, alpha=0.15)
         ax.stairs(frac, edges, color=colour, linewidth=1.5,
-                  label=f"{w['label']}: {plural(row['calls'], 'call')}, "
+                  label=f"{w['label']}: {plural(row['calls'], unit)}, "
                   f"p50 {fmt_ns(row['p50_ns'])}, p99 {fmt_ns(row['p99_ns'])}")
         # The percentiles as small carets along the top, one row per workload.
         y = 0.975 - 0.035 * k
@@ -213,23 +240,23 @@ def plot_trace_call(name, workloads, path):
     for i, w, row in made:
         if too_few(row):
             ax.plot([], [], color=f"C{i % 10}", linestyle="none", marker="x",
-                    label=f"{w['label']}: {plural(row['calls'], 'call')}, p50 "
+                    label=f"{w['label']}: {plural(row['calls'], unit)}, p50 "
                     f"{fmt_ns(row['p50_ns'])}, p99 {fmt_ns(row['p99_ns'])} "
                     f"(fewer than {MIN_HIST_CALLS}: no histogram)")
     for i, w in enumerate(workloads):
-        if name not in w["doc"]["calls"]:
-            ax.plot([], [], color=f"C{i % 10}", label=f"{w['label']}: no {name} calls")
+        if not named(w["doc"], name):
+            ax.plot([], [], color=f"C{i % 10}", label=f"{w['label']}: no {name} {unit}s")
     log_ns_axis(ax)
     ax.set_xlim(edges[0], edges[-1])
-    ax.set_xlabel("latency in the kernel (▼ p50, ▽ p99)")
-    ax.set_ylabel(f"fraction of the workload's {name} calls")
+    ax.set_xlabel(f"{latency} (▼ p50, ▽ p99)")
+    ax.set_ylabel(f"fraction of the workload's {name} {unit}s")
     # Room above the bars for the carets' rows.
     ax.set_ylim(0, top / (0.95 - 0.035 * len(drawn)))
     ax.grid(True, which="major", alpha=0.3)
     # Below the axes: inside, a legend hid a workload's p99 caret.
     legend_outside(ax, "below", frameon=False)
     group = drawn[0][2]["group"]
-    trace_title(fig, f"{name} ({group}): latency in the kernel, "
+    trace_title(fig, f"{name} ({group}): {latency}, "
                 f"{PER_OCTAVE} bins per octave", workloads)
     return save_png(fig, path)
 
@@ -307,7 +334,7 @@ def trace_selection(args, workloads):
     """The system calls to draw: --calls, or each file's --top by total_ns."""
     if args.calls:
         for name in args.calls:
-            if not any(name in w["doc"]["calls"] for w in workloads):
+            if not any(named(w["doc"], name) for w in workloads):
                 raise PlotError(f"no file has a system call {name!r} (--calls)")
         return list(dict.fromkeys(args.calls))
     chosen = {}
@@ -326,15 +353,15 @@ def run_trace(args):
     # Check every histogram to draw before drawing anything.
     for name in names:
         for w in workloads:
-            row = w["doc"]["calls"].get(name)
+            row = named(w["doc"], name)
             if row is not None and not too_few(row):
                 trace_hist(w["path"], row)
     out = Path(args.outdir) if args.outdir else workloads[0]["path"].parent
     import_matplotlib()
     make_outdir(out)
     for name in names:
-        path = out / f"trace-{name}.png"
-        rows = [(w, w["doc"]["calls"][name]) for w in workloads if name in w["doc"]["calls"]]
+        path = out / f"trace-{file_name(name)}.png"
+        rows = [(w, named(w["doc"], name)) for w in workloads if named(w["doc"], name)]
         few = [f"{w['label']} {plural(row['calls'], 'call')}" for w, row in rows
                if too_few(row)]
         if len(few) < len(rows):
@@ -350,17 +377,17 @@ def run_trace(args):
 
 
 def call_list(text):
-    """--calls read,write: the names, each a system call's."""
+    """--calls read,write: the names, each a system call's (or ring:OP)."""
     names = [n.strip() for n in text.split(",")]
     for n in names:
-        if not SYSCALL_NAME.fullmatch(n):
+        if not (SYSCALL_NAME.fullmatch(n) or RING_NAME.fullmatch(n)):
             raise argparse.ArgumentTypeError(f"{n!r} is not a system call's name")
     return names
 
 
 def one_call(text):
-    """--call read: one system call's name."""
-    if not SYSCALL_NAME.fullmatch(text):
+    """--call read: one system call's name (or ring:OP)."""
+    if not (SYSCALL_NAME.fullmatch(text) or RING_NAME.fullmatch(text)):
         raise argparse.ArgumentTypeError(f"{text!r} is not a system call's name")
     return text
 
@@ -404,8 +431,9 @@ def add_trace(commands):
                    "wsc trace's share), entry to exit (wall), or blocked and waiting (off)")
     which = p.add_mutually_exclusive_group()
     which.add_argument("--calls", type=call_list, metavar="CALL,...",
-                       help="draw these system calls (default: the union of each "
-                       f"FILE's top {TRACE_TOP} by total time)")
+                       help="draw these system calls, or the io_uring requests of a "
+                       "--ring trace as ring:OP (default: the union of each "
+                       f"FILE's top {TRACE_TOP} system calls by total time)")
     which.add_argument("--top", type=positive, default=TRACE_TOP, metavar="N",
                        help=f"draw each FILE's top N by total time (default {TRACE_TOP})")
     p.set_defaults(run=run_trace)
@@ -459,7 +487,8 @@ def bucket_table(call, workloads, counts, top):
     width = max(10, *(len(w["label"]) + 2 for w in workloads))
     # The bucket column as wide as its longest label, "16385-32768".
     first = max(9, len(us_bucket_label(top)) + 2)
-    lines = [f"{call}: calls per latency bucket (µs), and % of the workload's {call} calls",
+    unit = "requests" if RING_NAME.fullmatch(call) else "calls"
+    lines = [f"{call}: {unit} per latency bucket (µs), and % of the workload's {call} {unit}",
              f"{'bucket':<{first}}" + "".join(f"{w['label']:>{width}}{'%':>8}" for w in workloads)]
     totals = [sum(c.values()) for c in counts]
     for k in range(top + 1):
@@ -473,6 +502,7 @@ def bucket_table(call, workloads, counts, top):
 
 def plot_trace_buckets(call, workloads, counts, top, fraction, path):
     """Grouped bars: one group per µs bucket, one bar per workload."""
+    unit = "requests" if RING_NAME.fullmatch(call) else "calls"
     np = mpl.np
     fig = new_figure(min(14, max(8, 0.3 * (top + 1) * len(workloads) + 2.5)), 5,
                      stamp=merge_stamps(w["stamp"] for w in workloads))
@@ -485,16 +515,16 @@ def plot_trace_buckets(call, workloads, counts, top, fraction, path):
         if fraction:
             heights = heights / total if total else heights
         bars = ax.bar(x + (i - (len(workloads) - 1) / 2) * width, heights, width,
-                      color=f"C{i % 10}", label=f"{w['label']}: {total:,} {call} calls")
+                      color=f"C{i % 10}", label=f"{w['label']}: {total:,} {call} {unit}")
         if len(workloads) <= 3:
             ax.bar_label(bars, [(f"{h:.3f}" if fraction else f"{h:,.0f}") if h else ""
                                 for h in heights], fontsize="x-small", padding=2, rotation=90)
     # Slanted: a bucket's label is wider than its group of bars.
     ax.set_xticks(x, [bucket_tick(k) for k in x], rotation=40, ha="right",
                   rotation_mode="anchor", fontsize="small")
-    ax.set_xlabel("latency in the kernel")
-    ax.set_ylabel(f"fraction of the workload's {call} calls" if fraction
-                  else f"{call} calls")
+    ax.set_xlabel("submission to completion" if unit == "requests" else "latency in the kernel")
+    ax.set_ylabel(f"fraction of the workload's {call} {unit}" if fraction
+                  else f"{call} {unit}")
     ax.margins(y=0.15)
     ax.grid(True, axis="y", alpha=0.3)
     legend_outside(ax)
@@ -506,11 +536,11 @@ def plot_trace_buckets(call, workloads, counts, top, fraction, path):
 def run_trace_buckets(args):
     workloads = trace_workloads(args)
     call = args.call
-    if not any(call in w["doc"]["calls"] for w in workloads):
+    if not any(named(w["doc"], call) for w in workloads):
         raise PlotError(f"no file has a system call {call!r} (--call)")
     counts = []
     for w in workloads:
-        row = w["doc"]["calls"].get(call)
+        row = named(w["doc"], call)
         if row is None:
             note(f"trace-buckets: {w['path']} has no {call} calls")
             counts.append({})
@@ -522,7 +552,7 @@ def run_trace_buckets(args):
     make_outdir(out)
     print(bucket_table(call, workloads, counts, top), flush=True)
     yield plot_trace_buckets(call, workloads, counts, top, args.fraction,
-                             out / f"trace-buckets-{call}.png")
+                             out / f"trace-buckets-{file_name(call)}.png")
 
 
 def add_trace_buckets(commands):
@@ -535,7 +565,8 @@ def add_trace_buckets(commands):
         "table of its counts.")
     add_trace_inputs(p, "legend and table")
     p.add_argument("--call", default="read", type=one_call, metavar="CALL",
-                   help="the system call (default: read)")
+                   help="the system call, or ring:OP for io_uring's requests "
+                   "(default: read)")
     p.add_argument("--fraction", action="store_true",
                    help="bar heights are fractions of the workload's CALL calls, not counts")
     p.set_defaults(run=run_trace_buckets)
