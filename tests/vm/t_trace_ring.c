@@ -8,8 +8,9 @@
  * requests, submitted by its kernel thread, count for the process; a
  * trace without the ring flag has no ring row.  Then `wsc trace --ring`
  * of this program run with --requests: the same counts in its JSON
- * (ring rows marked "ring": true, their "op"), and a table that names
- * them ring:NOP ... within 100 columns.
+ * (ring rows marked "ring": true, their "op") and its --openmetrics file
+ * (wsc_ring_* by opcode, not system calls), and a table that names them
+ * ring:NOP ... within 100 columns.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -228,6 +229,29 @@ TEST(sqpoll_counts_for_its_process)
 	EXPECT_EQ(pending, 0);
 }
 
+/*
+ * The sample of --openmetrics's @text named @family whose labels end with
+ * @labels ("op=\"NOP\"") has the value @value: "wsc_ring_requests_total{
+ * target=...,op="NOP"} 5".
+ */
+static bool om_has(const char *text, const char *family, const char *labels,
+		   const char *value)
+{
+	char tail[128];
+	const char *p;
+
+	snprintf(tail, sizeof(tail), ",%s} %s\n", labels, value);
+	for (p = text; (p = strstr(p, family)); p++) {
+		const char *eol = strchr(p, '\n');
+
+		if ((p == text || p[-1] == '\n') && p[strlen(family)] == '{' &&
+		    eol && (size_t)(eol + 1 - p) >= strlen(tail) &&
+		    !strncmp(eol + 1 - strlen(tail), tail, strlen(tail)))
+			return true;
+	}
+	return false;
+}
+
 /* "wsc trace --ring @opts -o @out -- this --requests @path": its status. */
 static int wsc_trace_self(const char *opts, const char *out, const char *path)
 {
@@ -277,15 +301,19 @@ TEST(cli_shows_ring_rows)
 		{ "ring:WRITE", IORING_OP_WRITE, 2 },
 		{ "ring:OPENAT", IORING_OP_OPENAT, 1 },
 	};
-	char path[64], out[96], line[512];
+	char path[64], out[96], om[96], opts[128], labels[32], value[16];
+	char line[512], *text;
+	long size;
 	struct json_object *doc, *row, *v, *errnos;
-	size_t i, widest = 0;
+	size_t i, n, widest = 0;
 	bool named = false;
 	FILE *f;
 
 	make_file(path, sizeof(path));
 	snprintf(out, sizeof(out), "%s.out", path);
-	ASSERT_EQ(wsc_trace_self("-j", out, path), 0);
+	snprintf(om, sizeof(om), "%s.prom", path);
+	snprintf(opts, sizeof(opts), "-j --openmetrics %s", om);
+	ASSERT_EQ(wsc_trace_self(opts, out, path), 0);
 	doc = json_object_from_file(out);
 	ASSERT_TRUE(doc != NULL);
 	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
@@ -303,6 +331,32 @@ TEST(cli_shows_ring_rows)
 	EXPECT_TRUE(json_object_object_get_ex(doc, "ring", &v) &&
 		    json_int(v, "lost") == 0 && json_int(v, "pending") == 0);
 	json_object_put(doc);
+
+	/* The metrics: requests in families of their own, by opcode. */
+	f = fopen(om, "r");
+	ASSERT_TRUE(f != NULL);
+	ASSERT_EQ(fseek(f, 0, SEEK_END), 0);
+	size = ftell(f);
+	ASSERT_GT(size, 0);
+	rewind(f);
+	text = malloc((size_t)size + 1);
+	ASSERT_TRUE(text != NULL);
+	n = fread(text, 1, (size_t)size, f);
+	text[n] = '\0';
+	fclose(f);
+	EXPECT_EQ(n, (size_t)size);
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		snprintf(labels, sizeof(labels), "op=\"%s\"", want[i].name + 5);
+		snprintf(value, sizeof(value), "%d", want[i].calls);
+		EXPECT_TRUE(om_has(text, "wsc_ring_requests_total", labels, value));
+		EXPECT_TRUE(om_has(text, "wsc_ring_latency_seconds_count", labels, value));
+	}
+	EXPECT_TRUE(om_has(text, "wsc_ring_errors_total",
+			   "op=\"OPENAT\",errno=\"ENOENT\"", "1"));
+	EXPECT_TRUE(strstr(text, "syscall=\"ring:") == NULL);
+	EXPECT_TRUE(strstr(text, "\n# EOF\n") != NULL);
+	free(text);
+	unlink(om);
 
 	ASSERT_EQ(wsc_trace_self("", out, path), 0);
 	f = fopen(out, "r");
