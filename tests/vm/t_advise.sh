@@ -154,7 +154,7 @@ def table():
     sec = t[t.index("\nbatching"):]
     assert "openat -> newfstatat -> read -> close" in sec, sec
     assert "10 runs of 4 calls" in sec and "read#2.arg0 = openat#0" in sec, sec
-    assert "gap threshold 1.00ms (--gap)" in sec and "kernel entries:" in sec, sec
+    assert "gap threshold 1.00ms (--gap)" in sec and "kernel entries of the runs of " in sec, sec
     assert "calibration: " + calib in sec and "predicted saving: at most" in sec, sec
 check("the table: the batching section after it", table)
 
@@ -172,6 +172,12 @@ check "--recalibrate: measured again (said), the file rewritten" \
 	sh -c "grep -q measuring '$out/recal.err' && ! grep -q '^marker=' '$WSC_CALIBRATION'"
 check "--recalibrate: the report says measured now" \
 	grep -q '"measured_now": true' "$out/recal.json"
+
+# --- a file that cannot be written: the advice all the same, and a hint
+: > "$out/plain-file"
+WSC_CALIBRATION=$out/plain-file/c.conf $wsc trace --advise -o /dev/null -- true 2> "$out/unstored.err"
+check "calibration not stored: exit 0, why, and WSC_CALIBRATION as the way out" \
+	sh -c "test $? -eq 0 && grep -q '^wsc trace: --advise: calibration not stored: $out/plain-file/c.conf: Not a directory$' '$out/unstored.err' && grep -q 'WSC_CALIBRATION=FILE keeps it' '$out/unstored.err'"
 
 # --- bad command lines
 usage_err "--gap -1" "wsc trace: --gap: '-1' is not a time (NS, or a number with ns, us or ms)" \

@@ -125,7 +125,8 @@ int advise_calibration(bool recalibrate, struct advise_calib *c)
 	}
 	err = advise_calib_store(c);
 	if (err)
-		fprintf(stderr, "wsc trace: --advise: calibration not stored: %s: %s\n",
+		fprintf(stderr, "wsc trace: --advise: calibration not stored: %s: %s\n"
+			"  (measured again next time; WSC_CALIBRATION=FILE keeps it where you can write)\n",
 			c->path, strerror(-err));
 	return 0;
 }
