@@ -127,28 +127,38 @@ EOF
 
 # --- perf trace: the four calls, by name with decoded arguments and
 # results, the batch's between the ioctl's start and its continuation.
-# Whether perf can trace here at all is the plain run's own success (a
-# separate probe run cost a minute under TCG: perf starts slowly).
+# One perf trace of both runs, the plain one first, each a child of the
+# shell (perf starts slowly under TCG: half a minute each time); each
+# process's lines apart, the plain run the one whose openat comes first.
+# Whether perf can trace here at all is that trace's own success.
+# both ARGS: the command that makes the plain run, then the batched one,
+# each with ARGS ("; :": the second is a child too, not exec'd).
+both() {
+	echo "$wl plain $f $*; $wl wsc $f $*; :"
+}
 perf_traces() {
 	command -v perf > /dev/null &&
 		setarch -R perf trace -e openat,write,close,unlinkat,ioctl \
-			-o "$out/perf.plain" -- "$wl" plain "$f" > /dev/null 2>&1 &&
-		grep -q 'openat(' "$out/perf.plain"
+			-o "$out/perf.trace" -- sh -c "$(both)" > /dev/null 2>&1 &&
+		grep -q 'openat(' "$out/perf.trace"
 }
 if perf_traces; then
-	setarch -R perf trace -e openat,write,close,unlinkat,ioctl \
-		-o "$out/perf.wsc" -- "$wl" wsc "$f" > /dev/null 2>&1
 	check "perf trace: the batch's calls as the plain ones, nested in the ioctl" \
-		"$python" - "$out/perf.wsc" "$out/perf.plain" <<'EOF'
+		"$python" - "$out/perf.trace" <<'EOF'
 import re, sys
 
-def lines(path):
-    out = []
+def runs(path):
+    """The lines of each process that opened the file (O_CREAT), the
+    first to open it first.  By pid, not by name: perf trace may still
+    name a child that has exec'd wl_batch after the shell it was."""
+    by_pid, opened = {}, {}
     for line in open(path):
-        m = re.search(r"\): \S+/\d+ (.*)$", line)
+        # "TIME (DURATION): COMM/PID CALL": TIME is "?" on some lines
+        # that continue a call.
+        m = re.search(r"^ *([0-9.]+|\?) .*?\): \S+/(\d+) (.*)$", line)
         if not m:
             continue
-        l = re.sub(r"\s+", " ", m.group(1))
+        l = re.sub(r"\s+", " ", m.group(3))
         # Drop the fd annotations perf adds when it knows the path, and
         # the raw __NAME_val fields perf shows of 7.x's syscalls:* user
         # string fields.  KNOWN DIFFERENCE, not understood yet: 7.3's
@@ -156,44 +166,54 @@ def lines(path):
         # out (0) for a wrapped one, every run; ftrace's events of the
         # same calls carry the same path for both (checked above).
         l = re.sub(r"<[^>]*>", "", l)
-        l = re.sub(r", __\w+_val: [^,)]*", "", l)
-        out.append(l.strip())
-    return out
+        l = re.sub(r", __\w+_val: [^,)]*", "", l).strip()
+        pid = m.group(2)
+        if l.startswith("openat(") and "CREAT" in l:
+            opened.setdefault(pid, float(m.group(1)))
+        by_pid.setdefault(pid, []).append(l)
+    return [by_pid[p] for p in sorted(opened, key=opened.get)]
 
 def calls(ls):
     i = next(k for k, l in enumerate(ls) if l.startswith("openat(") and "CREAT" in l)
     return i, [l for l in ls[i:i + 4]]
 
-wsc, plain = lines(sys.argv[1]), lines(sys.argv[2])
-_, want = calls(plain)
-i, got = calls(wsc)
-ok = got == want and [g.split("(")[0] for g in got] == ["openat", "write", "close", "unlinkat"]
-ok &= wsc[i - 1].startswith("ioctl(") and wsc[i - 1].endswith("...")
-ok &= wsc[i + 4].startswith("... [continued]: ioctl())") and wsc[i + 4].endswith("= 4")
+procs = runs(sys.argv[1])
+ok = len(procs) == 2
+if ok:
+    plain, wsc = procs
+    _, want = calls(plain)
+    i, got = calls(wsc)
+    ok = got == want and [g.split("(")[0] for g in got] == ["openat", "write", "close", "unlinkat"]
+    ok &= wsc[i - 1].startswith("ioctl(") and wsc[i - 1].endswith("...")
+    ok &= wsc[i + 4].startswith("... [continued]: ioctl())") and wsc[i + 4].endswith("= 4")
 if not ok:
-    print("# batch:", *wsc, sep="\n#   ")
-    print("# plain:", *plain, sep="\n#   ")
+    print(f"# {len(procs)} processes opened the file (want the plain, then the batched)")
+    for k, p in enumerate(procs):
+        print(f"# process {k + 1}:", *p, sep="\n#   ")
 sys.exit(0 if ok else 1)
 EOF
-	# One record of the batched run for both checks below (perf's start
-	# is what costs under TCG): raw_syscalls:sys_enter, every call, and
-	# syscalls:sys_enter_openat:u.  perf :u (exclude_kernel) keeps an
-	# event whose registers are a user mode's: a wrapped call's carry the
-	# ioctl's user frame, so perf records it as a call from the ioctl's
-	# site, as it records a plain one (one sample per event): the same
-	# number of samples as the plain run's, each with a user ip.
-	for m in wsc plain; do
-		raw=
-		[ $m = plain ] || raw="-e raw_syscalls:sys_enter"
-		# shellcheck disable=SC2086  # no event, or one option and its event
-		perf record -q $raw -e syscalls:sys_enter_openat:u \
-			-o "$out/perf.$m.data" -- "$wl" $m "$f" 5 > /dev/null 2>&1
-		perf script -i "$out/perf.$m.data" -F event,ip 2>/dev/null |
-			awk '/sys_enter_openat/ { print $2 }' > "$out/perf.u.ips.$m"
-	done
+	# One record of both runs of 5 batches for both checks below (perf's
+	# start is what costs under TCG): raw_syscalls:sys_enter, every
+	# call, and syscalls:sys_enter_openat:u, each sample with its
+	# process.  perf :u (exclude_kernel) keeps an event whose registers
+	# are a user mode's: a wrapped call's carry the ioctl's user frame,
+	# so perf records it as a call from the ioctl's site, as it records a
+	# plain one (one sample per event): the same number of samples as the
+	# plain run's, each with a user ip.
+	perf record -q -e raw_syscalls:sys_enter -e syscalls:sys_enter_openat:u \
+		-o "$out/perf.data" -- sh -c "$(both 5)" > /dev/null 2>&1
+	# The wl_batch processes in the order they first show, the plain
+	# run's first: "PID EVENT IP" of each sample, then "PID NRS" of each.
+	perf script -i "$out/perf.data" -F comm,pid,event,ip 2>/dev/null |
+		awk '$1 == "wl_batch" { print $2, $3, $4 }' > "$out/perf.ips"
+	perf script -i "$out/perf.data" -F comm,pid,event,trace 2>/dev/null |
+		awk '$1 == "wl_batch" && $3 ~ /^raw_syscalls/ { print $2, $4, $5 }' > "$out/perf.nrs"
+	pp=$(awk 'NR == 1 { print $1 }' "$out/perf.ips")
+	pw=$(awk -v p="$pp" '$1 != p { print $1; exit }' "$out/perf.ips")
+	awk -v p="$pw" '$1 == p && $2 ~ /sys_enter_openat/ { print $3 }' "$out/perf.ips" > "$out/perf.u.ips.wsc"
+	awk -v p="$pp" '$1 == p && $2 ~ /sys_enter_openat/ { print $3 }' "$out/perf.ips" > "$out/perf.u.ips.plain"
 	check "perf record raw_syscalls:sys_enter: the four numbers after the ioctl's" \
-		sh -c "perf script -i '$out/perf.wsc.data' -F event,trace 2>/dev/null |
-			grep -o 'NR [0-9]*' | tr '\n' ' ' |
+		sh -c "test -n '$pw' && awk -v p='$pw' '\$1 == p { print \$2, \$3 }' '$out/perf.nrs' | tr '\n' ' ' |
 			grep -q 'NR 16 NR 257 NR 1 NR 3 NR 263 '"
 	w=$(wc -l < "$out/perf.u.ips.wsc") p=$(wc -l < "$out/perf.u.ips.plain")
 	check "perf record syscalls:sys_enter_openat:u, 5 batches: $w samples wrapped, $p plain, each with a user ip ($(sort -u "$out/perf.u.ips.wsc" | tr -d ' ' | tr '\n' ' '))" \
@@ -265,25 +285,36 @@ if lost != (0, 0, 0, 0):
     print(f"# lost, lost exits, unmatched, unfinished: {lost}")
 sys.exit(0 if ok else 1)
 EOF
-# --- bpftrace, when installed.
+# --- bpftrace, when installed: one program for both probes over both
+# runs (bpftrace's start costs seconds under TCG), each line with its
+# process; the batched run writes its pid before it execs.
 if command -v bpftrace > /dev/null; then
-	bpftrace -q -e 'tracepoint:raw_syscalls:sys_enter /comm == "wl_batch"/ { printf("NR %d\n", args->id); }' \
-		-c "$wl wsc $f" > "$out/bpftrace" 2>&1
+	printf '%s plain %s\nsh -c %s\n' "$wl" "$f" \
+		"'echo \$\$ > $out/bpftrace.pid; exec $wl wsc $f'" > "$out/bpftrace.sh"
+	bpftrace -q -e 'tracepoint:raw_syscalls:sys_enter /comm == "wl_batch"/ { printf("NR %d %d\n", pid, args->id); }
+		tracepoint:syscalls:sys_enter_openat /comm == "wl_batch"/ { printf("OPEN %d %s\n", pid, str(args->filename)); }' \
+		-c "/bin/sh $out/bpftrace.sh" > "$out/bpftrace" 2>&1
+	bw=$(cat "$out/bpftrace.pid" 2>/dev/null)
+	if ! grep -q '^OPEN ' "$out/bpftrace"; then
+		# Where bpftrace cannot build the openat probe (a kernel without
+		# BTF, whose event format names kernel types), it says so and
+		# builds nothing: raw_syscalls alone, the openat check skipped.
+		cp "$out/bpftrace" "$out/bpftrace.open"
+		bpftrace -q -e 'tracepoint:raw_syscalls:sys_enter /comm == "wl_batch"/ { printf("NR %d %d\n", pid, args->id); }' \
+			-c "/bin/sh $out/bpftrace.sh" > "$out/bpftrace" 2>&1
+		bw=$(cat "$out/bpftrace.pid" 2>/dev/null)
+	fi
 	check "bpftrace raw_syscalls:sys_enter: the four numbers after the ioctl's" \
-		sh -c "grep -o 'NR [0-9]*' '$out/bpftrace' | tr '\n' ' ' |
+		sh -c "test -n '$bw' && awk -v p='$bw' '\$1 == \"NR\" && \$2 == p { print \"NR\", \$3 }' '$out/bpftrace' | tr '\n' ' ' |
 			grep -q 'NR 16 NR 257 NR 1 NR 3 NR 263 '"
-	# The plain run first: where bpftrace cannot build this program (a
-	# kernel without BTF, whose event format names kernel types), it
-	# says so and the check is skipped.
-	for m in plain wsc; do
-		bpftrace -q -e 'tracepoint:syscalls:sys_enter_openat /comm == "wl_batch"/ { printf("OPEN %s\n", str(args->filename)); }' \
-			-c "$wl $m $f" > "$out/bpftrace.open.$m" 2>&1
-	done
-	if grep -qxF "OPEN $f" "$out/bpftrace.open.plain"; then
+	# The plain run's openat with its path first: where not even that
+	# shows, the check is skipped.
+	if grep -q "^OPEN [0-9]* $f\$" "$out/bpftrace" &&
+		grep "^OPEN [0-9]* $f\$" "$out/bpftrace" | grep -qv "^OPEN $bw "; then
 		check "bpftrace syscalls:sys_enter_openat: the batch's openat with its path, as the plain one" \
-			grep -qxF "OPEN $f" "$out/bpftrace.open.wsc"
+			grep -qxF "OPEN $bw $f" "$out/bpftrace"
 	else
-		ok "bpftrace syscalls:sys_enter_openat # SKIP not even for the plain call: $(grep -m 1 -i error "$out/bpftrace.open.plain")"
+		ok "bpftrace syscalls:sys_enter_openat # SKIP not even for the plain call: $(grep -m 1 -i error "$out/bpftrace.open" "$out/bpftrace" 2>/dev/null)"
 	fi
 else
 	ok "bpftrace # SKIP bpftrace is not installed (apt-get install bpftrace)"
