@@ -220,23 +220,33 @@ if [ -n "$plot_out" ]; then
 	cp "$out/sweep-n.json" "$plot_out/cp-sweep-n.json"
 fi
 
-# Usage errors: exit 2, and no scratch folder made.
+# Usage errors: exit 2, and no scratch folder made.  One folder for all
+# of them, emptied after a case that leaves something (which fails it),
+# and the verdict read by the shell itself: a process costs a fraction
+# of a second under TCG, and there are 25 cases.
+ud=$work/usage
+mkdir "$ud"
+# empty DIR: DIR holds nothing, dot files included.
+empty() {
+	for e in "$1"/* "$1"/.[!.]* "$1"/..?*; do
+		if [ -e "$e" ] || [ -L "$e" ]; then return 1; fi
+	done
+}
 usage_case() {
 	name=$1
 	shift
-	ud=$(mktemp -d "$work/usage.XXXXXX")
 	$wsc cp --dir "$ud" "$@" > /dev/null 2> "$out/usage.err"
 	rc=$?
 	# The one voice of wsc(8)'s USAGE ERRORS: two lines, no help after.
-	if [ "$rc" -eq 2 ] && [ -z "$(ls -A "$ud")" ] &&
-	   [ "$(wc -l < "$out/usage.err")" -eq 2 ] &&
-	   grep -q '^wsc cp: ' "$out/usage.err" &&
-	   [ "$(tail -n 1 "$out/usage.err")" = "Try 'wsc cp --help'." ]; then
+	l1='' l2='' l3=''
+	if [ "$rc" -eq 2 ] && empty "$ud" &&
+	   { IFS= read -r l1 && IFS= read -r l2 && ! IFS= read -r l3 && [ -z "$l3" ]; } < "$out/usage.err" &&
+	   [ "${l1#wsc cp: }" != "$l1" ] && [ "$l2" = "Try 'wsc cp --help'." ]; then
 		ok "usage error: $name"
 	else
 		not_ok "usage error: $name (exit $rc)"
+		rm -rf "${ud:?}"/* "$ud"/.[!.]* "$ud"/..?*
 	fi
-	rm -rf "$ud"
 }
 usage_case "-n 0" -n 0
 usage_case "-n x" -n x
@@ -270,12 +280,31 @@ check "usage error: --dir a file" sh -c \
 check "--help: exit 0, lists the programs" sh -c \
 	"$wsc cp --help | grep -q 'WSC+CHAIN+COLLECT'"
 
-# Interrupted: 400 files and 200 repetitions take minutes under TCG; the
-# signal comes once a few repetitions have ended.
+# Interrupted: 40 files and 200 repetitions take minutes under TCG (a
+# repetition, every program once, about half a second): the signal comes
+# once the sources are made (the last one is there) and 5 s more have
+# passed, after a few repetitions.
+# cp_interrupt SIG OUT ARGS...: wsc cp -n 40 -r 200 ARGS in the folder
+# $id, in the background, stdout in OUT and stderr in OUT.err; prints the
+# exit code.
 id=$(mktemp -d "$work/int.XXXXXX")
-rc=$(interrupt INT 25 "$out/int.json" "$wsc" cp -n 400 -r 200 --dir "$id" --json --csv "$out/int.csv")
+cp_interrupt() {
+	sig=$1 o=$2
+	shift 2
+	env --default-signal=INT "$wsc" cp -n 40 -r 200 --dir "$id" "$@" > "$o" 2> "$o.err" &
+	pid=$!
+	for _ in $(seq 600); do
+		for x in "$id"/wsc-cp.*/src-0040; do [ -e "$x" ] && break 2; done
+		sleep 0.05
+	done
+	sleep 5
+	kill -"$sig" $pid
+	wait $pid
+	echo $?
+}
+rc=$(cp_interrupt INT "$out/int.json" --json --csv "$out/int.csv")
 check "SIGINT mid-run, --json --csv: exit 130" test "$rc" -eq 130
-check "SIGINT: the scratch folder (400 files and their copies) is removed" sh -c "test -z \"\$(ls -A $id)\""
+check "SIGINT: the scratch folder (40 files and their copies) is removed" sh -c "test -z \"\$(ls -A $id)\""
 check "SIGINT: the JSON holds the repetitions so far, marked interrupted" "$python" -c "
 import json
 d = json.load(open('$out/int.json'))
@@ -286,12 +315,23 @@ check "SIGINT: the CSV has as many repetitions, stderr says interrupted" sh -c \
 	"n=\$($python -c 'import json; print(json.load(open(\"$out/int.json\"))[\"repetitions_done\"])') &&
 	 test \$(wc -l < $out/int.csv) -eq \$((1 + 15 * n)) && test ! -e $out/int.csv.tmp &&
 	 grep -q '^wsc cp: interrupted by SIGINT: ' $out/int.json.err"
-rc=$(interrupt TERM 25 "$out/int.txt" "$wsc" cp -n 400 -r 200 --dir "$id")
+rc=$(cp_interrupt TERM "$out/int.txt")
 check "SIGTERM mid-run, the table: exit 130, marked, the folder removed" sh -c \
 	"test $rc -eq 130 && grep -Eq '^interrupted by SIGTERM: [1-9][0-9]* of 200 repetitions ran to their end' $out/int.txt &&
 	 grep -q '^interrupted by SIGTERM: the figures are of the repetitions that ran to their end' $out/int.txt &&
 	 grep -Eq '^ +12  WSC\\+CHAIN ' $out/int.txt && test -z \"\$(ls -A $id)\""
-rc=$(interrupt INT 3 "$out/int0.txt" "$wsc" cp -n 5000 -r 200 --dir "$id")
+# SIGINT once the first source is there, while the others are made (1000
+# of them, seconds under TCG; cp makes them all, then stops).
+env --default-signal=INT "$wsc" cp -n 1000 -r 200 --dir "$id" \
+	> "$out/int0.txt" 2> "$out/int0.txt.err" &
+pid=$!
+for _ in $(seq 200); do
+	for x in "$id"/wsc-cp.*/src-0001; do [ -e "$x" ] && break 2; done
+	sleep 0.05
+done
+kill -INT $pid
+wait $pid
+rc=$?
 check "SIGINT while the sources are made: exit 130, nothing to report, the folder removed" sh -c \
 	"test $rc -eq 130 && grep -q '^wsc cp: interrupted by SIGINT: before the first repetition ended' $out/int0.txt.err &&
 	 test -z \"\$(ls -A $id)\""
