@@ -148,25 +148,45 @@ usage_err "bench --frob" "wsc bench: unknown option '--frob'" "$wsc" bench getpi
 check "bench --help exits 0 and lists the calls" sh -c "$wsc bench --help | grep -q '^  pipe-write '"
 
 # Interrupted: many more samples than the seconds allow (TCG), so the
-# signal comes mid-run, after the warm-up.  A few seconds are enough: the
-# samples taken are then checked one by one (check_bench.py), and 20 s of
-# them took a minute and a half to check.
+# signal comes mid-run, after the warm-up (1000 rounds, well under a
+# second for getpid).  A few seconds are enough: the samples taken are
+# then checked one by one (check_bench.py), and 20 s of them took a
+# minute and a half to check.
 big=2000000
 mkdir -p "$out/int"
-rc=$(interrupt INT 5 "$out/int/getpid.json" "$wsc" bench getpid --iters $big --json --csv "$out/int")
+# await CMD...: until CMD succeeds, every 0.1 s, 60 s at most.
+await() {
+	for _ in $(seq 600); do
+		"$@" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+rc=$(interrupt INT 3 "$out/int/getpid.json" "$wsc" bench getpid --iters $big --json --csv "$out/int")
 check "bench getpid --json --csv, SIGINT mid-run: exit 130" test "$rc" -eq 130
 check "bench getpid, SIGINT: stderr says interrupted" grep -q '^wsc bench: interrupted by SIGINT: ' "$out/int/getpid.json.err"
 check "bench getpid, SIGINT: the JSON (interrupted, fewer iterations) and the CSV agree" sh -c \
 	"$python tests/vm/check_bench.py $big $out/int getpid | grep -qx 'ok getpid' &&
 	 grep -q '\"interrupted\": true' $out/int/getpid.json && test -z \"\$(find $out/int -name '*.tmp')\""
-# A wake-up takes milliseconds under TCG: fewer samples, a shorter warm-up.
-rc=$(interrupt TERM 8 "$out/int/futex.txt" "$wsc" bench futex --iters 20000)
+# A wake-up takes milliseconds under TCG (tens of them at times): fewer
+# samples, a shorter warm-up (20 rounds), long past when the signal comes.
+rc=$(interrupt TERM 4 "$out/int/futex.txt" "$wsc" bench futex --iters 2000)
 check "bench futex (two threads), SIGTERM mid-run: exit 130" test "$rc" -eq 130
 check "bench futex, SIGTERM: the table of the samples so far, marked" sh -c \
-	"grep -Eq '^# interrupted by SIGTERM: [1-9][0-9]* of 20000 samples per variant' $out/int/futex.txt &&
+	"grep -Eq '^# interrupted by SIGTERM: [1-9][0-9]* of 2000 samples per variant' $out/int/futex.txt &&
 	 grep -q '^# interrupted by SIGTERM: the figures are of the samples taken until then' $out/int/futex.txt &&
 	 grep -q '^wrapped-1 ' $out/int/futex.txt"
-rc=$(interrupt INT 6 "$out/int/all.txt" "$wsc" bench --all --iters $big --out "$out/int/all")
+# --all first times 4 rounds of every call (its estimate, said on stderr),
+# then measures them: the signal 1 s after the estimate, in the first
+# call's samples (its warm-up takes a tenth of a second).
+env --default-signal=INT "$wsc" bench --all --iters $big --out "$out/int/all" \
+	> "$out/int/all.txt" 2> "$out/int/all.txt.err" &
+pid=$!
+await grep -q 'will take about' "$out/int/all.txt.err"
+sleep 1
+kill -INT $pid
+wait $pid
+rc=$?
 check "bench --all, SIGINT in the first call: exit 130, its files and the summary marked" sh -c \
 	"test $rc -eq 130 && test -s $out/int/all/summary.txt &&
 	 grep -q '^# interrupted by SIGINT: ' $out/int/all/summary.txt && grep -q '^# interrupted by SIGINT: ' $out/int/all.txt &&
@@ -183,10 +203,7 @@ mkdir -p "$out/int/n1000"
 env --default-signal=INT "$wsc" bench --all --iters 1000 --out "$out/int/n1000" \
 	> "$out/int/n1000.txt" 2> "$out/int/n1000.err" &
 pid=$!
-for _ in $(seq 600); do
-	[ -e "$out/int/n1000/null.csv" ] && break
-	sleep 0.1
-done
+await test -e "$out/int/n1000/null.csv"
 # Into the second call's rounds (open: about 10 s of them).
 sleep 3
 read -r t0 _ < /proc/uptime
