@@ -29,7 +29,7 @@ static const struct wsc_cmd wsc_cmds[] = {
 	{ "cp",    "N cp transactions: the WSC paper's programs and ours", cmd_cp },
 	{ "ls",    "list a folder with one wrapped entry of stat calls", cmd_ls },
 	{ "trace", "per-syscall latency histograms of a command, process or cgroup", cmd_trace },
-	{ "diff",  "compare two reports of trace or bench: what changed, past thresholds", cmd_diff },
+	{ "diff",  "compare two reports of trace or bench, past thresholds", cmd_diff },
 };
 
 #define WSC_NR_CMDS (sizeof(wsc_cmds) / sizeof(wsc_cmds[0]))

@@ -22,6 +22,7 @@
 #include "common/clock.h"
 #include "common/cpu.h"
 #include "common/csv.h"
+#include "common/help.h"
 #include "common/env.h"
 #include "common/interrupt.h"
 #include "common/json.h"
@@ -54,8 +55,12 @@ static void bench_usage(FILE *f)
 		"process on one pinned CPU, interleaved, after a discarded warm-up, every\n"
 		"result checked.  Figures per call, raw and net of the clock's cost.\n\n"
 		"Calls:\n");
-	for (i = 0; i < bench_nr_calls; i++)
-		fprintf(f, "  %-11s %s\n", bench_calls[i].name, bench_calls[i].what);
+	for (i = 0; i < bench_nr_calls; i++) {
+		char head[32];
+
+		snprintf(head, sizeof(head), "  %-11s", bench_calls[i].name);
+		help_item(f, head, bench_calls[i].what);
+	}
 	fprintf(f,
 		"\nOptions:\n"
 		"  -n, --iters N    samples per variant, 1..%llu (default %d); a sample\n"

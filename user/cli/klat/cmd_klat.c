@@ -25,6 +25,7 @@
 #include "common/args.h"
 #include "common/cpu.h"
 #include "common/csv.h"
+#include "common/help.h"
 #include "common/env.h"
 #include "common/interrupt.h"
 #include "common/json.h"
@@ -58,13 +59,23 @@ struct klat_opts {
 	const char *csv;
 };
 
+/*
+ * The experiments, a line each (--list, which scripts read a line at a
+ * time), or wrapped within the terminal's width under @indent (--help).
+ */
 static void klat_list(FILE *f, const char *indent)
 {
+	char head[64];
 	unsigned int i;
 
-	for (i = 0; i < WSC_NR_EXPERIMENTS; i++)
-		fprintf(f, "%s%-19s %u  %s\n", indent, klat_exps[i].name,
-			klat_exps[i].roles, klat_exps[i].what);
+	for (i = 0; i < WSC_NR_EXPERIMENTS; i++) {
+		snprintf(head, sizeof(head), "%s%-19s %u ", indent,
+			 klat_exps[i].name, klat_exps[i].roles);
+		if (*indent)
+			help_item(f, head, klat_exps[i].what);
+		else
+			fprintf(f, "%s %s\n", head, klat_exps[i].what);
+	}
 }
 
 static void klat_usage(FILE *f)
