@@ -321,7 +321,7 @@ check "SIGTERM mid-run, the table: exit 130, marked, the folder removed" sh -c \
 	 grep -q '^interrupted by SIGTERM: the figures are of the repetitions that ran to their end' $out/int.txt &&
 	 grep -Eq '^ +12  WSC\\+CHAIN ' $out/int.txt && test -z \"\$(ls -A $id)\""
 # SIGINT once the first source is there, while the others are made (1000
-# of them, seconds under TCG; cp makes them all, then stops).
+# of them, seconds under TCG): cp stops making them, and says so.
 env --default-signal=INT "$wsc" cp -n 1000 -r 200 --dir "$id" \
 	> "$out/int0.txt" 2> "$out/int0.txt.err" &
 pid=$!

@@ -12,6 +12,7 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 
+#include "common/interrupt.h"
 #include "cp.h"
 
 static const struct {
@@ -101,6 +102,9 @@ static int cp_make_sources(struct cp_work *w)
 		const unsigned char *p = w->data + (size_t)i * w->size;
 		int fd, ret;
 
+		/* A signal stops the making too: thousands take seconds. */
+		if (interrupted())
+			return -EINTR;
 		cp_name(w, name, sizeof(name), false, i);
 		fd = openat(w->dirfd, name, O_WRONLY | O_CREAT | O_EXCL |
 			    O_CLOEXEC, 0644);
