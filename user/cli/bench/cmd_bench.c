@@ -22,8 +22,8 @@
 #include "common/clock.h"
 #include "common/cpu.h"
 #include "common/csv.h"
-#include "common/help.h"
 #include "common/env.h"
+#include "common/help.h"
 #include "common/interrupt.h"
 #include "common/json.h"
 

@@ -393,9 +393,9 @@ static void om_tasks(FILE *f, const struct trace_report *r)
 }
 
 /*
- * @k's counters: each of @counters (@n) for the system calls; for the
- * requests only the count, their time being all latency (the histogram's
- * _sum), not time the task spent in them.
+ * @k's counters: each of row_counters for the system calls; for the
+ * requests only their count, their time being all latency (the
+ * histogram's _sum), not time a task spent in them.
  */
 static void om_counters(FILE *f, const struct om_kind *k,
 			const struct trace_report *r)

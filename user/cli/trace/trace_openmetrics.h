@@ -31,9 +31,9 @@ uint64_t trace_om_bound_ns(unsigned int i);
 /* The calls of @row's buckets that lie wholly at or below @le_ns. */
 uint64_t trace_om_cumulative(const struct trace_row *row, uint64_t le_ns);
 /*
- * Every metric of @r: the trace's, a set per system call and, with
- * r->by, per process or thread; each labelled with r->target.  Ends with
- * "# EOF".
+ * Every metric of @r: the trace's, a set per system call, with r->ring a
+ * set per io_uring opcode (wsc_ring_*) and, with r->by, per process or
+ * thread; each labelled with r->target.  Ends with "# EOF".
  */
 void trace_om_print(FILE *f, const struct trace_report *r);
 /*
