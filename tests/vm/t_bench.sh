@@ -154,14 +154,6 @@ check "bench --help exits 0 and lists the calls" sh -c "$wsc bench --help | grep
 # minute and a half to check.
 big=2000000
 mkdir -p "$out/int"
-# await CMD...: until CMD succeeds, every 0.1 s, 60 s at most.
-await() {
-	for _ in $(seq 600); do
-		"$@" && return 0
-		sleep 0.1
-	done
-	return 1
-}
 rc=$(interrupt INT 3 "$out/int/getpid.json" "$wsc" bench getpid --iters $big --json --csv "$out/int")
 check "bench getpid --json --csv, SIGINT mid-run: exit 130" test "$rc" -eq 130
 check "bench getpid, SIGINT: stderr says interrupted" grep -q '^wsc bench: interrupted by SIGINT: ' "$out/int/getpid.json.err"
@@ -179,14 +171,8 @@ check "bench futex, SIGTERM: the table of the samples so far, marked" sh -c \
 # --all first times 4 rounds of every call (its estimate, said on stderr),
 # then measures them: the signal 1 s after the estimate, in the first
 # call's samples (its warm-up takes a tenth of a second).
-env --default-signal=INT "$wsc" bench --all --iters $big --out "$out/int/all" \
-	> "$out/int/all.txt" 2> "$out/int/all.txt.err" &
-pid=$!
-await grep -q 'will take about' "$out/int/all.txt.err"
-sleep 1
-kill -INT $pid
-wait $pid
-rc=$?
+rc=$(interrupt_when INT "grep -q 'will take about' $out/int/all.txt.err" 1 "$out/int/all.txt" \
+	"$wsc" bench --all --iters $big --out "$out/int/all")
 check "bench --all, SIGINT in the first call: exit 130, its files and the summary marked" sh -c \
 	"test $rc -eq 130 && test -s $out/int/all/summary.txt &&
 	 grep -q '^# interrupted by SIGINT: ' $out/int/all/summary.txt && grep -q '^# interrupted by SIGINT: ' $out/int/all.txt &&

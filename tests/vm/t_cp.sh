@@ -226,12 +226,6 @@ fi
 # of a second under TCG, and there are 25 cases.
 ud=$work/usage
 mkdir "$ud"
-# empty DIR: DIR holds nothing, dot files included.
-empty() {
-	for e in "$1"/* "$1"/.[!.]* "$1"/..?*; do
-		if [ -e "$e" ] || [ -L "$e" ]; then return 1; fi
-	done
-}
 usage_case() {
 	name=$1
 	shift
@@ -239,7 +233,7 @@ usage_case() {
 	rc=$?
 	# The one voice of wsc(8)'s USAGE ERRORS: two lines, no help after.
 	l1='' l2='' l3=''
-	if [ "$rc" -eq 2 ] && empty "$ud" &&
+	if [ "$rc" -eq 2 ] && ! exists "$ud"/* "$ud"/.[!.]* "$ud"/..?* &&
 	   { IFS= read -r l1 && IFS= read -r l2 && ! IFS= read -r l3 && [ -z "$l3" ]; } < "$out/usage.err" &&
 	   [ "${l1#wsc cp: }" != "$l1" ] && [ "$l2" = "Try 'wsc cp --help'." ]; then
 		ok "usage error: $name"
@@ -285,22 +279,13 @@ check "--help: exit 0, lists the programs" sh -c \
 # once the sources are made (the last one is there) and 5 s more have
 # passed, after a few repetitions.
 # cp_interrupt SIG OUT ARGS...: wsc cp -n 40 -r 200 ARGS in the folder
-# $id, in the background, stdout in OUT and stderr in OUT.err; prints the
-# exit code.
+# $id, interrupted 5 s after its last source is there; the exit code.
 id=$(mktemp -d "$work/int.XXXXXX")
 cp_interrupt() {
 	sig=$1 o=$2
 	shift 2
-	env --default-signal=INT "$wsc" cp -n 40 -r 200 --dir "$id" "$@" > "$o" 2> "$o.err" &
-	pid=$!
-	for _ in $(seq 600); do
-		for x in "$id"/wsc-cp.*/src-0040; do [ -e "$x" ] && break 2; done
-		sleep 0.05
-	done
-	sleep 5
-	kill -"$sig" $pid
-	wait $pid
-	echo $?
+	interrupt_when "$sig" "exists $id/wsc-cp.*/src-0040" 5 "$o" \
+		"$wsc" cp -n 40 -r 200 --dir "$id" "$@"
 }
 rc=$(cp_interrupt INT "$out/int.json" --json --csv "$out/int.csv")
 check "SIGINT mid-run, --json --csv: exit 130" test "$rc" -eq 130
@@ -322,16 +307,8 @@ check "SIGTERM mid-run, the table: exit 130, marked, the folder removed" sh -c \
 	 grep -Eq '^ +12  WSC\\+CHAIN ' $out/int.txt && test -z \"\$(ls -A $id)\""
 # SIGINT once the first source is there, while the others are made (1000
 # of them, seconds under TCG): cp stops making them, and says so.
-env --default-signal=INT "$wsc" cp -n 1000 -r 200 --dir "$id" \
-	> "$out/int0.txt" 2> "$out/int0.txt.err" &
-pid=$!
-for _ in $(seq 200); do
-	for x in "$id"/wsc-cp.*/src-0001; do [ -e "$x" ] && break 2; done
-	sleep 0.05
-done
-kill -INT $pid
-wait $pid
-rc=$?
+rc=$(interrupt_when INT "exists $id/wsc-cp.*/src-0001" 0 "$out/int0.txt" \
+	"$wsc" cp -n 1000 -r 200 --dir "$id")
 check "SIGINT while the sources are made: exit 130, nothing to report, the folder removed" sh -c \
 	"test $rc -eq 130 && grep -q '^wsc cp: interrupted by SIGINT: before the first repetition ended' $out/int0.txt.err &&
 	 test -z \"\$(ls -A $id)\""

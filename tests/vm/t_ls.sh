@@ -228,19 +228,8 @@ mkdir "$out/iscratch"
 ls_interrupt() {
 	sig=$1 o=$2
 	shift 2
-	env --default-signal=INT "$wsc" ls --compare -r 2000 "$@" --dir "$out/iscratch" \
-		> "$o" 2> "$o.err" &
-	pid=$!
-	for _ in $(seq 600); do
-		for x in "$out/iscratch"/wsc-ls.*/files-408/file-0408; do
-			[ -e "$x" ] && break 2
-		done
-		sleep 0.05
-	done
-	sleep 3
-	kill -"$sig" $pid
-	wait $pid
-	echo $?
+	interrupt_when "$sig" "exists $out/iscratch/wsc-ls.*/files-408/file-0408" 3 "$o" \
+		"$wsc" ls --compare -r 2000 "$@" --dir "$out/iscratch"
 }
 rc=$(ls_interrupt INT "$out/int.json" --json --csv "$out/int.csv")
 check "--compare --json --csv, SIGINT mid-run: exit 130, the folders it made removed" sh -c \

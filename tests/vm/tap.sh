@@ -74,19 +74,48 @@ tap_done() {
 	[ "$tap_failed" -eq 0 ]
 }
 
-# interrupt SIG SECONDS OUT CMD...: CMD in the background, its stdout in
-# OUT and stderr in OUT.err, sent SIG after SECONDS; prints its exit code.
-# A script's background job starts with SIGINT ignored, which wsc keeps:
-# CMD gets the default, as a terminal's foreground job has.
-interrupt() {
-	sig=$1 secs=$2 o=$3
-	shift 3
+# await CMD...: until CMD succeeds, every 0.05 s; 1 if a minute passes
+# first.
+await() {
+	for _ in $(seq 1200); do
+		"$@" && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
+# exists NAME...: one of the NAMEs is there (a glob that matched nothing
+# stays itself, and is not).
+exists() {
+	for e in "$@"; do
+		if [ -e "$e" ] || [ -L "$e" ]; then return 0; fi
+	done
+	return 1
+}
+
+# interrupt_when SIG WHEN SECONDS OUT CMD...: CMD in the background, its
+# stdout in OUT and stderr in OUT.err, sent SIG SECONDS after the shell
+# command WHEN (evaluated each time, so that its globs expand then) first
+# succeeds; prints its exit code.  A script's background job starts with
+# SIGINT ignored, which wsc keeps: CMD gets the default, as a terminal's
+# foreground job has.
+interrupt_when() {
+	sig=$1 when=$2 secs=$3 o=$4
+	shift 4
 	env --default-signal=INT "$@" > "$o" 2> "$o.err" &
 	pid=$!
+	await eval "$when"
 	sleep "$secs"
 	kill -"$sig" $pid
 	wait $pid
 	echo $?
+}
+
+# interrupt SIG SECONDS OUT CMD...: the same, SECONDS after the start.
+interrupt() {
+	sig=$1 secs=$2 o=$3
+	shift 3
+	interrupt_when "$sig" true "$secs" "$o" "$@"
 }
 
 # wait_asleep_in_ioctl PID: wait (10 s at most) until PID sleeps inside an
